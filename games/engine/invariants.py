@@ -1,0 +1,103 @@
+"""Invariants that must hold after every action; the simulator and property tests check them."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .cards import DECK_PREFIXES, make_deck, parse_card
+from .melds import book_rank, mayi_ok, run_layout
+from .state import State, ruleset_of
+from .view import view
+
+
+def full_deck(state: State) -> Counter:
+    rules = ruleset_of(state)
+    return Counter(c for p in DECK_PREFIXES[: rules.decks(state["players"])] for c in make_deck(p))
+
+
+def check_invariants(state: State) -> list[str]:
+    """Every broken invariant, as readable strings (empty when all hold)."""
+    problems: list[str] = []
+    places = Counter()
+    for hand in state["hands"]:
+        places.update(hand)
+    places.update(state["stock"])
+    places.update(state["discard"])
+    for meld in state["melds"]:
+        places.update(meld["cards"])
+    expected = full_deck(state)
+    if places != expected:
+        extra = places - expected
+        missing = expected - places
+        problems.append(f"cards out of place: extra {sorted(extra)} missing {sorted(missing)}")
+    if len(state["discard"]) != len(state["discard_from"]):
+        problems.append("discard pile and its discarders differ in length")
+    for meld in state["melds"]:
+        parsed = [parse_card(c) for c in meld["cards"]]
+        kind = meld["kind"]
+        if kind == "book" and book_rank(parsed) != meld["rank"]:
+            problems.append(f"invalid book {meld['id']}: {meld['cards']}")
+        elif kind == "run":
+            layout = run_layout(parsed)
+            ok = layout is not None and layout[0] == meld["suit"]
+            for i, (r, _) in enumerate(parsed):
+                if r and r != meld["start"] + i:
+                    ok = False
+            if not ok or meld["start"] < 1 or meld["start"] + len(parsed) - 1 > 13:
+                problems.append(f"invalid run {meld['id']}: {meld['cards']}")
+        elif kind == "mayi" and not mayi_ok(parsed):
+            problems.append(f"invalid MAYI meld {meld['id']}: {meld['cards']}")
+    n = state["players"]
+    for seat in range(n):
+        if state["totals"][seat] != sum(r[seat] for r in state["scores"]):
+            problems.append(f"seat {seat}'s total is not the sum of its rounds")
+    cap = ruleset_of(state).max_buys_per_round
+    if cap is not None and any(b > cap for b in state["buys"]):
+        problems.append("a seat bought more than the cap")
+    if state["window"] is not None:
+        w = state["window"]
+        if not state["discard"] or state["discard"][-1] != w["card"]:
+            problems.append("buy window is not on the discard top")
+        if state["active"] in w["eligible"]:
+            problems.append("the active seat may answer its own window")
+    if state["held"] is not None and state["window"] is None:
+        problems.append("an action is held with no window open")
+    if not state["game_over"]:
+        problems += _view_leaks(state)
+    return problems
+
+
+def _view_leaks(state: State) -> list[str]:
+    problems = []
+    n = state["players"]
+    hidden_stock = set(state["stock"])
+    for seat in [*range(n), None]:
+        v = view(state, seat)
+        text = repr(v)
+        if state["seed"] in text and len(state["seed"]) > 3:
+            problems.append(f"view for {seat} shows the seed")
+        own = set(state["hands"][seat]) if seat is not None else set()
+        visible = own | {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
+        for other in range(n):
+            if other == seat:
+                continue
+            leaked = [c for c in state["hands"][other] if c not in visible and c in _ids(v)]
+            if leaked:
+                problems.append(f"view for {seat} shows seat {other}'s cards {leaked}")
+        if hidden_stock & (_ids(v) - visible):
+            problems.append(f"view for {seat} shows stock cards")
+    return problems
+
+
+def _ids(obj: object) -> set[str]:
+    out: set[str] = set()
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list | tuple):
+            stack.extend(x)
+    return out

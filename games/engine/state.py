@@ -1,0 +1,211 @@
+"""The game state: a plain JSON dict, how a game starts, and the moves of cards between places.
+
+Everything here mutates a state the caller already copied (:func:`copy_state`); ``apply`` in
+``actions.py`` is the only public way to change a state.
+
+Places a card can be: a hand, the stock (top is the list's end), the discard pile (top is the
+end; ``discard_from`` holds who discarded each card, ``None`` for the turned-up card), or a
+tabled meld. Every card id is in exactly one of them at every step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import DECK_PREFIXES, make_deck
+from .errors import IllegalMove
+from .rng import SeededStream
+from .rulesets import RuleSet, get_ruleset
+from .scoring import cards_penalty, places
+
+State = dict[str, Any]
+
+STATE_VERSION = 1
+
+
+class RoundOver(Exception):
+    """Raised inside an action when the round ends mid-way (someone out, or no stock left)."""
+
+
+def ruleset_of(st: State) -> RuleSet:
+    return get_ruleset(st["ruleset"])
+
+
+def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None = None) -> State:
+    """A new game with round 1 dealt. The dealer is drawn from the seeded stream.
+
+    >>> st = new_game(4, "doc")
+    >>> st["round"], len(st["hands"][0]), len(st["discard"]), st["phase"]
+    (1, 6, 1, 'draw')
+    """
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise IllegalMove("bad_options", "players must be an integer")
+    if not isinstance(seed, str) or not seed:
+        raise IllegalMove("bad_options", "seed must be a non-empty string")
+    try:
+        rules = get_ruleset(ruleset)
+    except ValueError as exc:
+        raise IllegalMove("bad_options", str(exc)) from None
+    if not rules.min_players <= players <= rules.max_players:
+        raise IllegalMove(
+            "bad_options",
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}",
+        )
+    opts = dict(options or {})
+    never_buy = opts.pop("never_buy", None) or [False] * players
+    if len(never_buy) != players:
+        raise IllegalMove("bad_options", "never_buy needs one flag per seat")
+    stream = SeededStream(seed, 0)
+    st: State = {
+        "v": STATE_VERSION,
+        "ruleset": rules.name,
+        "options": opts,
+        "seed": seed,
+        "rng": 0,
+        "players": players,
+        "round": 0,
+        "dealer": stream.below(players),
+        "never_buy": [bool(x) for x in never_buy],
+        "scores": [],
+        "totals": [0] * players,
+        "rounds_out": [0] * players,
+        "game_over": False,
+        "places": None,
+        "moves": 0,
+    }
+    st["rng"] = stream.counter
+    # start_round advances the dealer, so step back one seat first.
+    st["dealer"] = (st["dealer"] - 1) % players
+    start_round(st, [])
+    return st
+
+
+def copy_state(st: State) -> State:
+    """A copy deep enough that changing it never touches ``st`` (faster than deepcopy)."""
+    new = dict(st)
+    for key in ("hands",):
+        new[key] = [h[:] for h in st[key]]
+    for key in (
+        "stock",
+        "discard",
+        "discard_from",
+        "down",
+        "buys",
+        "mayi_count",
+        "totals",
+        "rounds_out",
+        "never_buy",
+        "early",
+    ):
+        if key in st:
+            new[key] = st[key][:]
+    new["scores"] = [r[:] for r in st["scores"]]
+    new["melds"] = [dict(m, cards=m["cards"][:]) for m in st.get("melds", [])]
+    new["options"] = dict(st["options"])
+    if st.get("window"):
+        w = st["window"]
+        new["window"] = dict(w, eligible=w["eligible"][:], answers=w["answers"][:])
+    if st.get("held"):
+        new["held"] = dict(st["held"])
+    if st.get("places"):
+        new["places"] = st["places"][:]
+    return new
+
+
+def start_round(st: State, events: list[dict]) -> None:
+    """Deal the next round: the deal passes one seat clockwise; the seat after deals first."""
+    rules = ruleset_of(st)
+    n = st["players"]
+    st["round"] += 1
+    st["dealer"] = (st["dealer"] + 1) % n
+    stream = SeededStream(st["seed"], st["rng"])
+    deck = [c for p in DECK_PREFIXES[: rules.decks(n)] for c in make_deck(p)]
+    stream.shuffle(deck)
+    st["rng"] = stream.counter
+    size = rules.deal_size(st["round"])
+    order = [(st["dealer"] + 1 + i) % n for i in range(n)]
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for _ in range(size):
+        for seat in order:
+            hands[seat].append(deck.pop())
+    st["hands"] = hands
+    st["discard"] = [deck.pop()]
+    st["discard_from"] = [None]
+    st["stock"] = deck
+    st["melds"] = []
+    st["next_meld"] = 1
+    st["down"] = [False] * n
+    st["laid_down_this_turn"] = False
+    st["buys"] = [0] * n
+    st["mayi_count"] = [0] * n
+    st["reshuffles"] = 0
+    st["active"] = order[0]
+    st["phase"] = "draw"
+    st["window"] = None
+    st["held"] = None
+    st["early"] = [None] * n
+    events.append(
+        {
+            "type": "round_started",
+            "round": st["round"],
+            "dealer": st["dealer"],
+            "active": st["active"],
+            "discard_top": st["discard"][-1],
+        }
+    )
+
+
+def draw_from_stock(st: State, events: list[dict]) -> str:
+    """Take the stock's top card, rebuilding the stock once from the discard pile if needed.
+
+    Raises :class:`RoundOver` after ending the round when the stock runs out again.
+    """
+    if not st["stock"]:
+        rules = ruleset_of(st)
+        if st["reshuffles"] >= rules.reshuffles_per_round or len(st["discard"]) <= 1:
+            end_round(st, None, events, reason="stock_exhausted")
+            raise RoundOver
+        pile = st["discard"][:-1]
+        st["discard"] = st["discard"][-1:]
+        st["discard_from"] = st["discard_from"][-1:]
+        stream = SeededStream(st["seed"], st["rng"])
+        stream.shuffle(pile)
+        st["rng"] = stream.counter
+        st["stock"] = pile
+        st["reshuffles"] += 1
+        events.append({"type": "stock_rebuilt", "stock_size": len(pile)})
+    return st["stock"].pop()
+
+
+def end_round(st: State, went_out: int | None, events: list[dict], reason: str) -> None:
+    """Score the round, then deal the next one or finish the game."""
+    rules = ruleset_of(st)
+    n = st["players"]
+    penalties = [0 if seat == went_out else cards_penalty(st["hands"][seat]) for seat in range(n)]
+    scores = [penalties[s] + st["mayi_count"][s] * rules.mayi_meld_score for s in range(n)]
+    st["scores"].append(scores)
+    st["totals"] = [t + s for t, s in zip(st["totals"], scores, strict=True)]
+    if went_out is not None:
+        st["rounds_out"][went_out] += 1
+    st["window"] = None
+    st["held"] = None
+    events.append(
+        {
+            "type": "round_ended",
+            "round": st["round"],
+            "reason": reason,
+            "went_out": went_out,
+            "penalties": penalties,
+            "scores": scores,
+            "buys": st["buys"][:],
+            "mayi_melds": st["mayi_count"][:],
+            "totals": st["totals"][:],
+        }
+    )
+    if st["round"] >= rules.rounds:
+        st["game_over"] = True
+        st["phase"] = "game_over"
+        st["places"] = places(st["totals"], st["rounds_out"], rules.ties_broken_by_rounds_out)
+        events.append({"type": "game_over", "totals": st["totals"][:], "places": st["places"][:]})
+    else:
+        start_round(st, events)

@@ -1,0 +1,115 @@
+"""What one seat (or a spectator) may see of a state: the only way a state leaves the engine.
+
+A seat sees its own hand; other hands are counts. The stock's order and the seed are never in a
+view until the game is over, when everything is revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rulesets import get_ruleset
+from .state import State
+
+
+def _meld_view(meld: dict) -> dict:
+    out = {
+        "id": meld["id"],
+        "kind": meld["kind"],
+        "owner": meld["owner"],
+        "cards": meld["cards"][:],
+    }
+    for key in ("rank", "suit", "start"):
+        if key in meld:
+            out[key] = meld[key]
+    return out
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator).
+
+    >>> from games.engine.state import new_game
+    >>> st = new_game(3, "doc")
+    >>> v = view(st, 0); len(v["hand"]), v["hand_sizes"], "stock" in v
+    (6, [6, 6, 6], False)
+    >>> view(st, None)["hand"] is None
+    True
+    """
+    rules = get_ruleset(state["ruleset"])
+    n = state["players"]
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} at this table")
+    over = state["game_over"]
+    contract = rules.contract(state["round"])
+    window = state["window"]
+    window_view = None
+    if window is not None:
+        window_view = {
+            "card": window["card"],
+            "discarder": window["discarder"],
+            "eligible": window["eligible"][:],
+            "waiting": [
+                s for s, a in zip(window["eligible"], window["answers"], strict=True) if a is None
+            ],
+            "passed": [
+                s
+                for s, a in zip(window["eligible"], window["answers"], strict=True)
+                if a == "no_thanks"
+            ],
+            "claimed": [
+                s
+                for s, a in zip(window["eligible"], window["answers"], strict=True)
+                if a == "may_i"
+            ],
+        }
+    held = state["held"]
+    v: dict[str, Any] = {
+        "ruleset": rules.name,
+        "players": n,
+        "seat": seat,
+        "round": state["round"],
+        "rounds": rules.rounds,
+        "contract": {"books": contract.books, "runs": contract.runs, "text": contract.describe()},
+        "final_discard_allowed": state["round"] not in rules.no_final_discard_rounds,
+        "phase": state["phase"],
+        "active_seat": None if over else state["active"],
+        "dealer_seat": state["dealer"],
+        "hand": None if seat is None else state["hands"][seat][:],
+        "hand_sizes": [len(h) for h in state["hands"]],
+        "melds": [_meld_view(m) for m in state["melds"]],
+        "discard_top": state["discard"][-1] if state["discard"] else None,
+        "discard_size": len(state["discard"]),
+        "stock_size": len(state["stock"]),
+        "contract_down": state["down"][:],
+        "buys_used": state["buys"][:],
+        "max_buys": rules.max_buys_per_round,
+        "mayi_melds": state["mayi_count"][:],
+        "buy_window": window_view,
+        "turn_done": held is not None,
+        "held_discard": held["card"]
+        if held and seat == state["active"] and held["type"] == "discard"
+        else None,
+        "my_answer": _my_answer(state, seat),
+        "round_scores": [r[:] for r in state["scores"]],
+        "total_scores": state["totals"][:],
+        "rounds_out": state["rounds_out"][:],
+        "game_over": over,
+        "places": state["places"][:] if state["places"] else None,
+        "moves": state["moves"],
+    }
+    if over:
+        v["hands"] = [h[:] for h in state["hands"]]
+        v["stock"] = state["stock"][:]
+        v["seed"] = state["seed"]
+    return v
+
+
+def _my_answer(state: State, seat: int | None) -> str | None:
+    if seat is None:
+        return None
+    window = state["window"]
+    if window is not None:
+        if seat in window["eligible"]:
+            return window["answers"][window["eligible"].index(seat)]
+        return None
+    return state["early"][seat]

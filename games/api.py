@@ -1,0 +1,257 @@
+"""The JSON API under /api/: thin; authenticate, parse, call one service, shape the answer.
+
+Every refusal has the shape ``{"error": {"code", "message"}}`` (a stale version adds the fresh
+``table`` and ``view``), including ninja's own validation and parsing errors.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
+from ninja.security import HttpBearer, SessionAuth
+from ninja.utils import check_csrf
+
+from accounts.tokens import token_user
+from games import services
+from games.api_schemas import (
+    ActionIn,
+    ErrorOut,
+    InviteIn,
+    StaleOut,
+    TableCreateIn,
+    TableListOut,
+    TableOut,
+)
+from games.engine import IllegalMove
+from games.models import BenchWrite
+
+logger = logging.getLogger("games.api")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class BadJson(ValueError):
+    pass
+
+
+class JsonParser(Parser):
+    def parse_body(self, request: HttpRequest) -> Any:
+        try:
+            return json.loads(request.body)
+        except (ValueError, UnicodeDecodeError) as exc:
+            # ninja wraps this in HttpError(400); the handler below finds it as the cause.
+            raise BadJson(str(exc)) from exc
+
+
+class BearerToken(HttpBearer):
+    """``Authorization: Bearer <token>`` for bots and scripts; no CSRF (no ambient cookie)."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> Any:
+        user = token_user(token.strip())
+        if user is None:
+            raise ApiError(401, "bad_token", "this API token is not valid")
+        request.user = user
+        return user
+
+
+class BrowserSession(SessionAuth):
+    """The browser's session cookie; unsafe methods must carry the CSRF token."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if not request.user.is_authenticated:
+            return None
+        if (
+            request.method not in ("GET", "HEAD", "OPTIONS", "TRACE")
+            and not getattr(request, "_ninja_csrf_exempt", False)
+            and check_csrf(request) is not None
+        ):
+            raise ApiError(403, "csrf_failed", "CSRF check failed: send the X-CSRFToken header")
+        return request.user
+
+
+api = NinjaAPI(
+    title="May I?",
+    version="1",
+    description="Tables, seats and moves of the May I? card game.",
+    auth=[BearerToken(), BrowserSession()],
+    parser=JsonParser(),
+    urls_namespace="api",
+)
+
+
+def error(status: int, code: str, message: str, **extra: Any) -> HttpResponse:
+    return JsonResponse({"error": {"code": code, "message": message}, **extra}, status=status)
+
+
+@api.exception_handler(ApiError)
+def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return error(exc.status, exc.code, exc.message)
+
+
+@api.exception_handler(services.StaleVersion)
+def _stale(request: HttpRequest, exc: services.StaleVersion) -> HttpResponse:
+    payload = services.table_payload(exc.table, exc.seats, request.auth)  # type: ignore[attr-defined]
+    return error(exc.status, exc.code, exc.message, **payload)
+
+
+@api.exception_handler(services.ServiceError)
+def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
+    return error(exc.status, exc.code, exc.message)
+
+
+@api.exception_handler(IllegalMove)
+def _illegal(request: HttpRequest, exc: IllegalMove) -> HttpResponse:
+    return error(400, exc.code, exc.message)
+
+
+@api.exception_handler(ValidationError)
+def _validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    parts = []
+    for item in exc.errors[:5]:
+        where = ".".join(str(p) for p in item.get("loc", ()) if p not in ("body", "payload"))
+        parts.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+    return error(400, "bad_request", "; ".join(parts) or "invalid request")
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return error(401, "not_authenticated", "sign in, or send Authorization: Bearer <token>")
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if isinstance(exc.__cause__, BadJson):
+        return error(400, "bad_json", f"the body is not valid JSON: {exc.__cause__}")
+    return error(exc.status_code, "bad_request" if exc.status_code == 400 else "error", str(exc))
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return error(404, "not_found", "no such resource")
+
+
+def _payload(request: HttpRequest, table: Any) -> dict[str, Any]:
+    return services.table_payload(table, services.table_seats(table), request.auth)  # type: ignore[attr-defined]
+
+
+ERRORS: dict[int, Any] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 503: ErrorOut}
+
+
+@api.get("/tables", response={200: TableListOut, 401: ErrorOut}, tags=["tables"])
+def list_tables(request: HttpRequest) -> dict[str, Any]:
+    """Open public tables, and every table the caller sits at."""
+    user = request.auth  # type: ignore[attr-defined]
+    tables = services.table_list_for_user(user=user)
+    return {"tables": [services.table_meta(t, list(t.seats.all()), user) for t in tables]}
+
+
+@api.post("/tables", response={201: TableOut, **ERRORS}, tags=["tables"])
+def create_table(request: HttpRequest, payload: TableCreateIn) -> tuple[int, dict[str, Any]]:
+    table = services.table_create(
+        host=request.auth,  # type: ignore[attr-defined]
+        ruleset=payload.ruleset,
+        seats=payload.seats,
+        turn_seconds=payload.turn_seconds,
+        window_seconds=payload.window_seconds,
+        strikes=payload.strikes,
+        public=payload.public,
+        engine_options=payload.engine_options,
+    )
+    return 201, _payload(request, table)
+
+
+@api.post("/tables/join", response={200: TableOut, 409: ErrorOut, **ERRORS}, tags=["tables"])
+def join_by_invite(request: HttpRequest, payload: InviteIn) -> dict[str, Any]:
+    """Join a table (public or private) with its invite code."""
+    table = services.table_join(user=request.auth, invite_code=payload.invite_code)  # type: ignore[attr-defined]
+    return _payload(request, table)
+
+
+@api.get("/tables/{int:table_id}", response={200: TableOut, **ERRORS}, tags=["tables"])
+def get_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """The table and the caller's view of the game (a spectator's view for a public table)."""
+    table, seats = services.table_get_for_user(table_id=table_id, user=request.auth)  # type: ignore[attr-defined]
+    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
+
+
+@api.post(
+    "/tables/{int:table_id}/join",
+    response={200: TableOut, 409: ErrorOut, **ERRORS},
+    tags=["tables"],
+)
+def join_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    table = services.table_join(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+    return _payload(request, table)
+
+
+@api.post(
+    "/tables/{int:table_id}/leave",
+    response={200: TableOut, 409: ErrorOut, **ERRORS},
+    tags=["tables"],
+)
+def leave_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    table = services.table_leave(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+    return _payload(request, table)
+
+
+@api.post(
+    "/tables/{int:table_id}/bots",
+    response={200: TableOut, 409: ErrorOut, **ERRORS},
+    tags=["tables"],
+)
+def fill_with_bots(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """The host fills every empty seat with a bot."""
+    table = services.table_fill_with_bots(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+    return _payload(request, table)
+
+
+@api.post(
+    "/tables/{int:table_id}/start",
+    response={200: TableOut, 409: ErrorOut, **ERRORS},
+    tags=["tables"],
+)
+def start_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    table = services.table_start(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+    return _payload(request, table)
+
+
+@api.post(
+    "/tables/{int:table_id}/actions",
+    response={200: TableOut, 409: StaleOut, **ERRORS},
+    tags=["play"],
+)
+def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> dict[str, Any]:
+    """Play one action at ``expect_version``; 200 with the new view, 409 with the fresh one."""
+    action = payload.model_dump(exclude={"expect_version"}, exclude_none=True)
+    table, seats = services.table_submit_action(
+        table_id=table_id,
+        user=request.auth,  # type: ignore[attr-defined]
+        action=action,
+        expect_version=payload.expect_version,
+    )
+    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
+
+
+@api.post("/bench/write", include_in_schema=False)
+def bench_write(request: HttpRequest) -> dict[str, Any]:
+    """The floor of the stack for bench/api_moves.py: same auth and server, one row written."""
+    if not settings.MAYI_BENCH_ENDPOINTS:
+        raise Http404
+    row = BenchWrite.objects.create(note=str(request.auth)[:40])  # type: ignore[attr-defined]
+    return {"id": row.pk}
+
+
+def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Anything under /api/ that no route matches still answers in the API's error shape."""
+    return error(404, "not_found", f"no API route {request.path}")

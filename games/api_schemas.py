@@ -1,0 +1,148 @@
+"""The API's request and response shapes (they make the OpenAPI schema at /api/openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from ninja import Schema
+from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
+
+CardId = Annotated[StrictStr, Field(min_length=2, max_length=8, examples=["w7M"])]
+
+
+class Strict(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionBase(Strict):
+    expect_version: StrictInt = Field(
+        ge=0, description="The table version the client saw; a stale one gets 409."
+    )
+
+
+class DrawAction(ActionBase):
+    type: Literal["draw"]
+    source: Literal["stock", "discard"]
+
+
+class LayDownAction(ActionBase):
+    """Either ``cards`` (the engine finds the melds) or ``melds`` (checked as grouped)."""
+
+    type: Literal["lay_down"]
+    cards: list[CardId] | None = Field(default=None, max_length=40)
+    melds: list[list[CardId]] | None = Field(default=None, max_length=8)
+
+    @model_validator(mode="after")
+    def one_of(self) -> LayDownAction:
+        if (self.cards is None) == (self.melds is None):
+            raise ValueError("give exactly one of cards or melds")
+        return self
+
+
+class LayOffAction(ActionBase):
+    type: Literal["lay_off"]
+    card: CardId
+    meld: StrictStr = Field(max_length=16, examples=["m3"])
+    end: Literal["low", "high"] | None = None
+
+
+class MayiMeldAction(ActionBase):
+    type: Literal["mayi_meld"]
+    cards: list[CardId] = Field(min_length=4, max_length=4)
+
+
+class DiscardAction(ActionBase):
+    type: Literal["discard"]
+    card: CardId
+
+
+class PassAction(ActionBase):
+    type: Literal["pass"]
+
+
+class MayIAction(ActionBase):
+    type: Literal["may_i"]
+
+
+class NoThanksAction(ActionBase):
+    type: Literal["no_thanks"]
+
+
+ActionIn = Annotated[
+    DrawAction
+    | LayDownAction
+    | LayOffAction
+    | MayiMeldAction
+    | DiscardAction
+    | PassAction
+    | MayIAction
+    | NoThanksAction,
+    Field(discriminator="type"),
+]
+
+
+class TableCreateIn(Strict):
+    ruleset: StrictStr = Field(default="bga", max_length=20)
+    seats: StrictInt = Field(default=4, description="3 to 8")
+    turn_seconds: StrictInt = Field(default=24 * 3600, description="turn clock")
+    window_seconds: StrictInt = Field(default=3600, description="buy-window timer")
+    strikes: StrictInt = Field(default=3, description="missed turns in a row before expulsion")
+    public: StrictBool = True
+    engine_options: dict[str, Any] = Field(default_factory=dict)
+
+
+class InviteIn(Strict):
+    invite_code: StrictStr = Field(min_length=1, max_length=32)
+
+
+class SeatOut(Schema):
+    position: int
+    user: str | None
+    is_bot: bool
+    missed_turns: int
+    expelled: bool
+
+
+class TableMetaOut(Schema):
+    id: int
+    status: str
+    version: int
+    ruleset: str
+    public: bool
+    seats_total: int
+    turn_seconds: int | None
+    window_seconds: int | None
+    strikes: int | None
+    host: str | None
+    invite_code: str | None
+    my_seat: int | None
+    seats: list[SeatOut]
+    window_deadline: str | None
+    turn_deadline: str | None
+    created: str
+
+
+class TableOut(Schema):
+    table: TableMetaOut
+    view: dict[str, Any] | None = Field(
+        description="engine.view for the caller's seat (a spectator's for others); null before start"
+    )
+
+
+class TableListOut(Schema):
+    tables: list[TableMetaOut]
+
+
+class ErrorBody(Schema):
+    code: str
+    message: str
+
+
+class ErrorOut(Schema):
+    error: ErrorBody
+
+
+class StaleOut(Schema):
+    error: ErrorBody
+    table: TableMetaOut
+    view: dict[str, Any] | None

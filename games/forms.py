@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from django import forms
+
+from games.engine.rulesets import RULESETS
+from games.models import MAX_SEATS, MIN_SEATS
+
+TURN_CLOCKS = [
+    (60, "1 minute"),
+    (300, "5 minutes"),
+    (3600, "1 hour"),
+    (24 * 3600, "1 day"),
+    (3 * 24 * 3600, "3 days"),
+]
+WINDOW_TIMERS = [
+    (30, "30 seconds"),
+    (120, "2 minutes"),
+    (3600, "1 hour"),
+    (12 * 3600, "12 hours"),
+]
+
+
+class TableForm(forms.Form):
+    ruleset = forms.ChoiceField(choices=[], initial="bga")
+    seats = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)], coerce=int, initial=4
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label="Turn clock", choices=TURN_CLOCKS, coerce=int, initial=24 * 3600
+    )
+    window_seconds = forms.TypedChoiceField(
+        label="“May I?” window", choices=WINDOW_TIMERS, coerce=int, initial=3600
+    )
+    strikes = forms.IntegerField(
+        label="Missed turns before expulsion", min_value=1, max_value=20, initial=3
+    )
+    public = forms.BooleanField(label="Listed in the lobby", required=False, initial=True)
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [(name, name) for name in sorted(RULESETS)]
+
+
+class InviteForm(forms.Form):
+    invite_code = forms.CharField(max_length=32)

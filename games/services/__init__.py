@@ -1,0 +1,52 @@
+"""Table services: every change to a table goes through one of these functions.
+
+Keyword-only arguments; each runs its own transaction and takes the table's row lock.
+"""
+
+from .common import table_seats
+from .errors import (
+    BadOptions,
+    Busy,
+    Conflict,
+    NotHost,
+    NotSeated,
+    ServiceError,
+    StaleVersion,
+    TableNotFound,
+)
+from .play import table_close_buy_window, table_submit_action, table_timeout_turn
+from .queries import (
+    seat_of,
+    table_get_for_user,
+    table_list_for_user,
+    table_meta,
+    table_payload,
+    table_view,
+)
+from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
+
+__all__ = [
+    "BadOptions",
+    "Busy",
+    "Conflict",
+    "NotHost",
+    "NotSeated",
+    "ServiceError",
+    "StaleVersion",
+    "TableNotFound",
+    "seat_of",
+    "table_close_buy_window",
+    "table_create",
+    "table_fill_with_bots",
+    "table_get_for_user",
+    "table_join",
+    "table_leave",
+    "table_list_for_user",
+    "table_seats",
+    "table_meta",
+    "table_payload",
+    "table_start",
+    "table_submit_action",
+    "table_timeout_turn",
+    "table_view",
+]

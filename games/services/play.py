@@ -1,0 +1,122 @@
+"""Playing: a seated player's action, and the two platform actions the clocks send."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import Seat, Table
+
+from .common import Transition, lock_table, retry_on_contention, table_seats
+from .errors import Conflict, NotSeated, StaleVersion
+
+PLATFORM_ACTIONS = frozenset({"close_window", "timeout"})
+
+
+def _check_playing(table: Table) -> None:
+    if table.status == Table.Status.OPEN:
+        raise Conflict("the game has not started yet", code="game_not_started")
+    if table.status != Table.Status.PLAYING:
+        raise Conflict(f"the game is {table.status}", code="game_finished")
+
+
+@retry_on_contention
+def table_submit_action(
+    *, table_id: int, user: AbstractBaseUser, action: dict[str, Any], expect_version: int
+) -> tuple[Table, list[Seat]]:
+    """Apply ``user``'s action at the version they saw, then let the bots answer.
+
+    All in one transaction under the table's row lock: either the move, the bots' replies, the
+    new state, the version and the deadlines are all written, or nothing is. Raises
+    StaleVersion (with the fresh table), IllegalMove, or another ServiceError.
+    """
+    if action.get("type") in PLATFORM_ACTIONS:
+        raise engine.IllegalMove("bad_action", f"{action['type']!r} is sent by the platform only")
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seats = table_seats(table)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise NotSeated("you have no seat at this table")
+        if expect_version != table.version:
+            raise StaleVersion(
+                f"you saw version {expect_version}; the table is at version {table.version}",
+                table=table,
+                seats=seats,
+            )
+        _check_playing(table)
+        if seat.expelled:
+            raise NotSeated("you were expelled; a bot plays this seat", code="expelled")
+        change = Transition(table=table, seats=seats, state=table.state)
+        change.apply(seat.position, action)
+        if seat.missed_turns:
+            # Acting takes the seat back from the clock: the strikes start again from zero.
+            seat.missed_turns = 0
+            Seat.objects.filter(pk=seat.pk).update(missed_turns=0)
+        change.run_bots()
+        change.commit()
+    return table, seats
+
+
+@retry_on_contention
+def table_close_buy_window(
+    *, table_id: int, expect_version: int | None = None, now: datetime | None = None
+) -> bool:
+    """Close a buy window whose timer ran out (unanswered seats pass). Safe to call twice.
+
+    Does nothing (returns False) unless, under the lock, the window deadline has passed and the
+    version is still ``expect_version`` when given: a late or duplicate timer is harmless.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if (
+            table.status != Table.Status.PLAYING
+            or table.window_deadline is None
+            or table.window_deadline > now
+            or (expect_version is not None and expect_version != table.version)
+        ):
+            return False
+        change = Transition(table=table, seats=table_seats(table), state=table.state)
+        change.apply(None, {"type": "close_window"})
+        change.run_bots()
+        change.commit(now=now)
+    return True
+
+
+@retry_on_contention
+def table_timeout_turn(
+    *, table_id: int, expect_version: int | None = None, now: datetime | None = None
+) -> bool:
+    """The active seat's turn clock ran out: the bot plays the rest of the turn and the seat
+    gets a strike; enough strikes in a row expel the player. Safe to call twice, like
+    :func:`table_close_buy_window`.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if (
+            table.status != Table.Status.PLAYING
+            or table.turn_deadline is None
+            or table.turn_deadline > now
+            or (expect_version is not None and expect_version != table.version)
+        ):
+            return False
+        seats = table_seats(table)
+        active = engine.view(table.state, None).get("active_seat")
+        change = Transition(table=table, seats=seats, state=table.state, turn_changed=True)
+        change.apply(None, {"type": "timeout"})
+        seat = next((s for s in seats if s.position == active), None)
+        if seat is not None and not seat.played_by_bot:
+            seat.missed_turns += 1
+            if seat.missed_turns >= int(table.options.get("strikes", 3)):
+                seat.expelled = True
+            seat.save(update_fields=["missed_turns", "expelled"])
+        change.run_bots()
+        change.commit(now=now)
+    return True

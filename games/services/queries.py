@@ -1,0 +1,99 @@
+"""Reading tables for a user: what they may see, shaped for the API and the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from games import engine
+from games.models import Seat, Table
+
+from .common import table_seats
+from .errors import NotSeated, TableNotFound
+
+LOBBY_LIMIT = 100
+
+
+def table_get_for_user(
+    *, table_id: int, user: AbstractBaseUser | AnonymousUser
+) -> tuple[Table, list[Seat]]:
+    """A table and its seats, if ``user`` may see it: seated, or the table is public."""
+    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    if table is None:
+        raise TableNotFound(f"there is no table {table_id}")
+    seats = table_seats(table)
+    if not table.public and not any(s.user_id == user.pk and user.pk for s in seats):
+        raise NotSeated("this table is private")
+    return table, seats
+
+
+def table_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Table]:
+    """Open public tables, and every table the user sits at (newest first)."""
+    mine = Seat.objects.filter(user=user).values("table_id")
+    return (
+        Table.objects.filter(
+            Q(status=Table.Status.OPEN, public=True) | Q(pk__in=mine),
+        )
+        .exclude(status=Table.Status.ABORTED)
+        .select_related("host")
+        .prefetch_related("seats__user")
+        .order_by("-created")[:LOBBY_LIMIT]
+    )
+
+
+def seat_of(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> Seat | None:
+    if not user.pk:
+        return None
+    return next((s for s in seats if s.user_id == user.pk), None)
+
+
+def table_meta(
+    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
+) -> dict[str, Any]:
+    mine = seat_of(seats, user)
+    insider = mine is not None or (user.pk is not None and table.host_id == user.pk)
+    return {
+        "id": table.pk,
+        "status": table.status,
+        "version": table.version,
+        "ruleset": table.ruleset,
+        "public": table.public,
+        "seats_total": table.seat_count,
+        "turn_seconds": table.options.get("turn_seconds"),
+        "window_seconds": table.options.get("window_seconds"),
+        "strikes": table.options.get("strikes"),
+        "host": table.host.get_username() if table.host else None,
+        "invite_code": table.invite_code if insider else None,
+        "my_seat": mine.position if mine else None,
+        "seats": [
+            {
+                "position": s.position,
+                "user": s.user.get_username() if s.user else None,
+                "is_bot": s.is_bot,
+                "missed_turns": s.missed_turns,
+                "expelled": s.expelled,
+            }
+            for s in seats
+        ],
+        "window_deadline": table.window_deadline.isoformat() if table.window_deadline else None,
+        "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
+        "created": table.created.isoformat(),
+    }
+
+
+def table_view(
+    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
+) -> dict | None:
+    """The engine's view for the user's seat; the spectator view otherwise; None before start."""
+    if table.state is None:
+        return None
+    mine = seat_of(seats, user)
+    return engine.view(table.state, mine.position if mine else None)
+
+
+def table_payload(
+    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
+) -> dict[str, Any]:
+    return {"table": table_meta(table, seats, user), "view": table_view(table, seats, user)}

@@ -1,0 +1,189 @@
+"""A table's life before play: create, join, leave, fill with bots, start."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.models import MAX_SEATS, MIN_SEATS, Seat, Table
+
+from .common import Transition, lock_table, on_commit_changed, retry_on_contention, table_seats
+from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
+
+MIN_CLOCK_SECONDS = 10
+MAX_CLOCK_SECONDS = 30 * 24 * 3600
+DEFAULT_TURN_SECONDS = 24 * 3600
+DEFAULT_WINDOW_SECONDS = 3600
+DEFAULT_STRIKES = 3
+
+
+def _int_option(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadOptions(f"{name} must be an integer from {low} to {high}")
+    return value
+
+
+def table_create(
+    *,
+    host: AbstractBaseUser,
+    ruleset: str = "bga",
+    seats: int = 4,
+    turn_seconds: int = DEFAULT_TURN_SECONDS,
+    window_seconds: int = DEFAULT_WINDOW_SECONDS,
+    strikes: int = DEFAULT_STRIKES,
+    public: bool = True,
+    engine_options: dict[str, Any] | None = None,
+) -> Table:
+    """Open a table with ``host`` in seat 0."""
+    options = {
+        "seats": _int_option("seats", seats, MIN_SEATS, MAX_SEATS),
+        "turn_seconds": _int_option(
+            "turn_seconds", turn_seconds, MIN_CLOCK_SECONDS, MAX_CLOCK_SECONDS
+        ),
+        "window_seconds": _int_option(
+            "window_seconds", window_seconds, MIN_CLOCK_SECONDS, MAX_CLOCK_SECONDS
+        ),
+        "strikes": _int_option("strikes", strikes, 1, 20),
+        "engine": dict(engine_options or {}),
+    }
+    # The engine is the authority on what a ruleset and its options allow: ask it now rather
+    # than when the table starts with everyone seated.
+    try:
+        engine.new_game(options["seats"], "probe", ruleset, options["engine"] or None)
+    except engine.IllegalMove as exc:
+        raise BadOptions(exc.message) from None
+    with transaction.atomic():
+        table = Table.objects.create(
+            ruleset=ruleset,
+            options=options,
+            public=public,
+            invite_code=secrets.token_urlsafe(9),
+            host=host,
+        )
+        Seat.objects.create(table=table, position=0, user=host)
+    return table
+
+
+@retry_on_contention
+def table_join(
+    *, user: AbstractBaseUser, table_id: int | None = None, invite_code: str | None = None
+) -> Table:
+    """Take the lowest free seat of an open table, by its id (public tables) or invite code."""
+    with transaction.atomic():
+        if invite_code is not None:
+            found = (
+                Table.objects.filter(invite_code=invite_code).values_list("pk", flat=True).first()
+            )
+            if found is None:
+                raise TableNotFound("no table has this invite code", code="invite_not_found")
+            table = lock_table(found)
+        elif table_id is not None:
+            table = lock_table(table_id)
+            if not table.public:
+                raise NotSeated(
+                    "this table is private: join it with its invite code", code="invite_required"
+                )
+        else:
+            raise BadOptions("give a table id or an invite code", code="bad_request")
+        if table.status != Table.Status.OPEN:
+            raise Conflict("this table has already started", code="table_started")
+        seats = table_seats(table)
+        if any(s.user_id == user.pk for s in seats):
+            raise Conflict("you already have a seat at this table", code="already_seated")
+        taken = {s.position for s in seats}
+        free = [p for p in range(table.seat_count) if p not in taken]
+        if not free:
+            raise Conflict("this table is full", code="table_full")
+        Seat.objects.create(table=table, position=free[0], user=user)
+        _bump(table)
+    return table
+
+
+@retry_on_contention
+def table_leave(*, user: AbstractBaseUser, table_id: int) -> Table:
+    """Give up a seat before the game starts. A host who leaves hands the table on, or closes it."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seats = table_seats(table)
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise NotSeated("you have no seat at this table")
+        if table.status != Table.Status.OPEN:
+            raise Conflict(
+                "the game has started: seats can no longer be left", code="table_started"
+            )
+        mine.delete()
+        if table.host_id == user.pk:
+            people = [s for s in seats if s.user_id is not None and s.user_id != user.pk]
+            if people:
+                table.host = people[0].user
+            else:
+                Seat.objects.filter(table=table).delete()
+                table.host = None
+                table.status = Table.Status.ABORTED
+        _bump(table, fields=["host", "status"])
+    return table
+
+
+@retry_on_contention
+def table_fill_with_bots(*, user: AbstractBaseUser, table_id: int) -> Table:
+    """The host fills every empty seat with a bot."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _check_host(table, user)
+        if table.status != Table.Status.OPEN:
+            raise Conflict("this table has already started", code="table_started")
+        taken = {s.position for s in table_seats(table)}
+        free = [p for p in range(table.seat_count) if p not in taken]
+        if not free:
+            raise Conflict("there is no empty seat to fill", code="table_full")
+        Seat.objects.bulk_create([Seat(table=table, position=p, is_bot=True) for p in free])
+        _bump(table)
+    return table
+
+
+@retry_on_contention
+def table_start(*, user: AbstractBaseUser, table_id: int, seed: str | None = None) -> Table:
+    """The host starts a full table; bots then play until a person is to act.
+
+    ``seed`` is for tests and benchmarks that must know the deal; games get 32 random bytes.
+    """
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _check_host(table, user)
+        if table.status != Table.Status.OPEN:
+            raise Conflict("this table has already started", code="table_started")
+        seats = table_seats(table)
+        if len(seats) != table.seat_count:
+            raise Conflict(
+                f"{len(seats)} of {table.seat_count} seats are taken: wait or fill with bots",
+                code="table_not_full",
+            )
+        state = engine.new_game(
+            table.seat_count,
+            seed or secrets.token_hex(32),
+            table.ruleset,
+            table.options.get("engine") or None,
+        )
+        change = Transition(
+            table=table, seats=seats, state=state, turn_changed=True, window_opened=True
+        )
+        change.run_bots()
+        change.commit(now=timezone.now())
+    return table
+
+
+def _check_host(table: Table, user: AbstractBaseUser) -> None:
+    if table.host_id != user.pk:
+        raise NotHost("only the host can do this")
+
+
+def _bump(table: Table, fields: list[str] | None = None) -> None:
+    table.version += 1
+    table.save(update_fields=["version", "updated", *(fields or [])])
+    on_commit_changed(table)

@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("tables/new/", views.table_create, name="table_create"),
+    path("tables/join/", views.join_by_invite, name="join_by_invite"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/join/", views.table_join, name="table_join"),
+    path("tables/<int:table_id>/leave/", views.table_leave, name="table_leave"),
+    path("tables/<int:table_id>/bots/", views.table_bots, name="table_bots"),
+    path("tables/<int:table_id>/start/", views.table_start, name="table_start"),
+    path("join/<str:code>/", views.invite_page, name="invite"),
+]

@@ -1,0 +1,174 @@
+"""Server-rendered pages: the lobby and a table. Table life (join, leave, bots, start) uses plain
+forms; game actions go through the JSON API from static/js/table.js."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.forms import InviteForm, TableForm
+from games.models import Table
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    tables = []
+    if request.user.is_authenticated:
+        tables = [
+            (t, services.table_meta(t, list(t.seats.all()), request.user))
+            for t in services.table_list_for_user(user=request.user)
+        ]
+    else:
+        open_tables = (
+            Table.objects.filter(status=Table.Status.OPEN, public=True)
+            .select_related("host")
+            .prefetch_related("seats__user")
+            .order_by("-created")[:50]
+        )
+        tables = [
+            (t, services.table_meta(t, list(t.seats.all()), request.user)) for t in open_tables
+        ]
+    return render(
+        request,
+        "games/home.html",
+        {"tables": tables, "form": TableForm(), "invite_form": InviteForm()},
+    )
+
+
+@login_required
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/home.html",
+            {"tables": [], "form": form, "invite_form": InviteForm()},
+            status=400,
+        )
+    try:
+        table = services.table_create(host=request.user, **form.cleaned_data)
+    except services.ServiceError as exc:
+        form.add_error(None, exc.message)
+        return render(
+            request,
+            "games/home.html",
+            {"tables": [], "form": form, "invite_form": InviteForm()},
+            status=400,
+        )
+    return redirect("table", table_id=table.pk)
+
+
+@login_required
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        table, seats = services.table_get_for_user(table_id=table_id, user=request.user)
+    except services.ServiceError as exc:
+        return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
+    payload = services.table_payload(table, seats, request.user)
+    view = payload["view"]
+    names = {
+        s.position: (s.user.get_username() if s.user else f"Bot {s.position + 1}") for s in seats
+    }
+    players = []
+    if view is not None:
+        for position in range(view["players"]):
+            players.append(
+                {
+                    "position": position,
+                    "name": names.get(position, "?"),
+                    "hand_size": view["hand_sizes"][position],
+                    "down": view["contract_down"][position],
+                    "buys": view["buys_used"][position],
+                    "total": view["total_scores"][position],
+                    "active": view["active_seat"] == position,
+                    "dealer": view["dealer_seat"] == position,
+                    "place": view["places"][position] if view.get("places") else None,
+                }
+            )
+    return render(
+        request,
+        "games/table.html",
+        {
+            "table": table,
+            "meta": payload["table"],
+            "view": view,
+            "players": players,
+            "names": names,
+            "is_host": table.host_id == request.user.pk,
+        },
+    )
+
+
+def _table_action(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+    try:
+        if action == "join":
+            services.table_join(user=request.user, table_id=table_id)
+        elif action == "leave":
+            table = services.table_leave(user=request.user, table_id=table_id)
+            if table.status == Table.Status.ABORTED:
+                messages.info(request, "You left; the table is closed.")
+            return redirect("home")
+        elif action == "bots":
+            services.table_fill_with_bots(user=request.user, table_id=table_id)
+        elif action == "start":
+            services.table_start(user=request.user, table_id=table_id)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(request, table_id, "join")
+
+
+@login_required
+@require_POST
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(request, table_id, "leave")
+
+
+@login_required
+@require_POST
+def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(request, table_id, "bots")
+
+
+@login_required
+@require_POST
+def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_action(request, table_id, "start")
+
+
+@login_required
+@require_POST
+def join_by_invite(request: HttpRequest) -> HttpResponse:
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            table = services.table_join(
+                user=request.user, invite_code=form.cleaned_data["invite_code"]
+            )
+        except services.ServiceError as exc:
+            messages.error(request, exc.message)
+        else:
+            return redirect("table", table_id=table.pk)
+    else:
+        messages.error(request, "Enter an invite code.")
+    return redirect("home")
+
+
+@login_required
+def invite_page(request: HttpRequest, code: str) -> HttpResponse:
+    """What an invite link opens: the table it leads to, and a button to take a seat."""
+    table = Table.objects.select_related("host").filter(invite_code=code).first()
+    if table is None:
+        return render(
+            request, "games/error.html", {"message": "This invite link is not valid."}, status=404
+        )
+    return render(request, "games/invite.html", {"table": table, "code": code})

@@ -1,0 +1,18 @@
+"""ASGI entry point, served by daphne.
+
+Only HTTP is routed today; the websocket route for live tables is added here (issue 4) with
+``"websocket": ...`` beside ``"http"``.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mayi_site.settings")
+
+# Django must be set up before anything imports models (consumers will).
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+
+application = ProtocolTypeRouter({"http": django_asgi_app})

@@ -1,0 +1,12 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from games.api import api, api_not_found
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", api.urls),
+    re_path(r"^api/(?P<rest>.*)$", api_not_found),
+    path("accounts/", include("accounts.urls")),
+    path("", include("games.urls")),
+]

@@ -8,6 +8,7 @@ the same game.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from .cards import WILD_RANK, parse_card
 from .legal import can_answer, contract_melds, lay_off_options, legal_actions, mayi_candidates
@@ -27,9 +28,11 @@ def choose_action(state: State, seat: int, policy: str = "heuristic") -> dict | 
     """
     if policy == "random":
         return _random_action(state, seat)
-    if policy != "heuristic":
-        raise ValueError(f"unknown bot policy {policy!r}")
-    return _heuristic_action(state, seat)
+    try:
+        knobs = POLICIES[policy]
+    except KeyError:
+        raise ValueError(f"unknown bot policy {policy!r}") from None
+    return _heuristic_action(state, seat, knobs)
 
 
 def fallback_action(state: State, seat: int) -> dict:
@@ -52,10 +55,23 @@ def _random_action(state: State, seat: int) -> dict | None:
 
 
 # -- heuristic ------------------------------------------------------------------------------
-def _heuristic_action(state: State, seat: int) -> dict | None:
+@dataclass(frozen=True)
+class Knobs:
+    """Thresholds of the heuristic policy (tuned by self-play, see bench/bots.py)."""
+
+    take_value: float = 5.0
+    buy_value: float = 8.0
+    buy_max_extra_cards: int = 99
+
+
+POLICIES: dict[str, Knobs] = {"heuristic": Knobs()}
+
+
+def _heuristic_action(state: State, seat: int, knobs: Knobs) -> dict | None:
     if can_answer(state, seat) and seat != state["active"]:
         card = state["window"]["card"] if state["window"] else state["discard"][-1]
-        return {"type": "may_i" if _wants_to_buy(state, seat, card) else "no_thanks"}
+        wanted = _wants_to_buy(state, seat, card, knobs)
+        return {"type": "may_i" if wanted else "no_thanks"}
     if seat != state["active"] or state["phase"] not in ("draw", "play"):
         return None
     rules = ruleset_of(state)
@@ -66,7 +82,7 @@ def _heuristic_action(state: State, seat: int) -> dict | None:
             return {"type": "mayi_meld", "cards": found[0]}
     if state["phase"] == "draw":
         top = state["discard"][-1] if state["discard"] else None
-        if top is not None and _wants_card(state, seat, top):
+        if top is not None and _wants_card(state, seat, top, knobs):
             return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}
     if not state["down"][seat]:
@@ -89,44 +105,69 @@ def _needs(state: State) -> tuple[int, int]:
 
 
 def _might_lay_down(state: State, seat: int) -> bool:
-    """A cheap necessary condition before running the solver."""
+    """A cheap necessary condition before running the solver: the fewest wilds each meld
+    could need, counted optimistically (cards may be counted twice), must not exceed the
+    wilds in hand."""
     books, runs = _needs(state)
     hand = [parse_card(c) for c in state["hands"][seat]]
+    wilds = sum(1 for p in hand if p[0] == WILD_RANK)
     naturals = [p for p in hand if p[0] != WILD_RANK]
     if len(hand) < 3 * books + 4 * runs or len(naturals) < 2 * (books + runs):
         return False
-    by_rank = Counter(r for r, _ in naturals)
-    if sum(c // 2 for c in by_rank.values()) < books:
-        return False
-    by_suit: dict[str, set[int]] = {}
-    for r, s in naturals:
-        by_suit.setdefault(s, set()).add(r)
-    return sum(len(v) // 2 for v in by_suit.values()) >= runs
-
-
-def _card_value(hand: list[str], card: str, books: int, runs: int) -> float:
-    """How much a card helps toward the contract, given the rest of the hand."""
-    rank, suit = parse_card(card)
-    if rank == WILD_RANK:
-        return 100.0
-    value = 0.0
-    same_rank = 0
-    near = 0.0
-    for other in hand:
-        if other == card:
-            continue
-        r, s = parse_card(other)
-        if r == WILD_RANK:
-            continue
-        if r == rank:
-            same_rank += 1
-        elif s == suit and abs(r - rank) <= 3:
-            near += 1.0 / abs(r - rank)
+    costs: list[int] = []
     if books:
-        value += 3.0 * min(same_rank, 3) * (1 + books / 3)
+        by_rank = Counter(r for r, _ in naturals)
+        book_costs = sorted(
+            max(0, 3 - c) for c in by_rank.values() if c >= 2 for _ in range(c // 2)
+        )
+        if len(book_costs) < books:
+            return False
+        costs += book_costs[:books]
     if runs:
-        value += 2.5 * near * (1 + runs / 3)
-    return value
+        by_suit: dict[str, int] = {}
+        for r, s in naturals:
+            by_suit[s] = by_suit.get(s, 0) | (1 << r)
+        run_costs = []
+        for mask in by_suit.values():
+            best = max((mask >> lo & 0b1111).bit_count() for lo in range(1, 11))
+            if best >= 2:
+                run_costs += [4 - best] * (mask.bit_count() // 2)
+        if len(run_costs) < runs:
+            return False
+        costs += sorted(run_costs)[:runs]
+    return sum(costs) <= wilds
+
+
+def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
+    """How much each card helps toward the contract, given the rest of the hand: copies of
+    its number count toward a book, cards of its letter within 3 numbers toward a run."""
+    parsed = [(c, parse_card(c)) for c in hand]
+    rank_count = [0] * 15
+    suit_count: dict[str, list[int]] = {}
+    for _, (r, s) in parsed:
+        if r != WILD_RANK:
+            rank_count[r] += 1
+            suit_count.setdefault(s, [0] * 20)[r + 3] += 1
+    book_weight = 3.0 * (1 + books / 3) if books else 0.0
+    run_weight = 2.5 * (1 + runs / 3) if runs else 0.0
+    values = {}
+    for card, (rank, suit) in parsed:
+        if rank == WILD_RANK:
+            values[card] = 100.0
+            continue
+        value = book_weight * min(rank_count[rank] - 1, 3)
+        if run_weight:
+            row = suit_count[suit]
+            i = rank + 3
+            near = (
+                row[i - 1]
+                + row[i + 1]
+                + (row[i - 2] + row[i + 2]) / 2
+                + (row[i - 3] + row[i + 3]) / 3
+            )
+            value += run_weight * near
+        values[card] = value
+    return values
 
 
 def _worst_card(state: State, seat: int) -> str:
@@ -134,30 +175,29 @@ def _worst_card(state: State, seat: int) -> str:
     if state["down"][seat]:
         # Nothing left to build: shed the most expensive card that fits nowhere.
         return max(hand, key=lambda c: (face_penalty(c[1:]), c))
-    books, runs = _needs(state)
-    return min(
-        hand,
-        key=lambda c: (_card_value(hand, c, books, runs), -face_penalty(c[1:]), c),
-    )
+    values = _card_values(hand, *_needs(state))
+    return min(hand, key=lambda c: (values[c], -face_penalty(c[1:]), c))
 
 
-def _wants_card(state: State, seat: int, card: str) -> bool:
+def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
     if parse_card(card)[0] == WILD_RANK:
         return True
     if state["down"][seat]:
         return any(layoff_ends(m, card) for m in state["melds"])
     hand = state["hands"][seat]
     books, runs = _needs(state)
-    value = _card_value([*hand, card], card, books, runs)
-    worst = min(_card_value(hand, c, books, runs) for c in hand)
-    return value >= 5.0 and value > worst
+    value = _card_values([*hand, card], books, runs)[card]
+    worst = min(_card_values(hand, books, runs).values())
+    return value >= knobs.take_value and value > worst
 
 
-def _wants_to_buy(state: State, seat: int, card: str) -> bool:
+def _wants_to_buy(state: State, seat: int, card: str, knobs: Knobs) -> bool:
     if state["down"][seat]:
         return False
     hand = state["hands"][seat]
+    if len(hand) - ruleset_of(state).deal_size(state["round"]) > knobs.buy_max_extra_cards:
+        return False
     if parse_card(card)[0] == WILD_RANK:
         return True
     books, runs = _needs(state)
-    return _card_value([*hand, card], card, books, runs) >= 8.0
+    return _card_values([*hand, card], books, runs)[card] >= knobs.buy_value

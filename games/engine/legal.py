@@ -10,6 +10,9 @@ from .contract import assign_ids, solve_best
 from .state import State, ruleset_of
 from .table import layoff_ends
 
+SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
+ALL_SUITS = (1 << len(SUITS)) - 1
+
 
 def seats_to_act(state: State) -> list[int]:
     """Seats the game is waiting on: the active seat (turn not finished) and seats that may
@@ -48,26 +51,42 @@ def can_answer(state: State, seat: int) -> bool:
     )
 
 
+def answerers(state: State) -> list[int]:
+    """Every seat that may answer "May I?" / "no thanks" now, in priority order."""
+    if state["game_over"]:
+        return []
+    window = state["window"]
+    if window is not None:
+        return [s for s, a in zip(window["eligible"], window["answers"], strict=True) if a is None]
+    if state["phase"] != "draw":
+        return []
+    early = state["early"]
+    return [s for s in window_eligible(state, state["active"]) if early[s] is None]
+
+
 def mayi_candidates(hand: list[str]) -> list[list[str]]:
-    """Distinct MAYI melds (by faces) that can be made from a hand."""
+    """Distinct MAYI melds (by faces) that can be made from a hand.
+
+    >>> mayi_candidates(["w4M", "b3A", "w6Y", "w5I", "w?"])
+    [['b3A', 'w4M', 'w5I', 'w6Y']]
+    """
     by_face: dict[tuple[int, str], str] = {}
+    masks = [0] * 15
     for cid in hand:
         rank, suit = parse_card(cid)
-        if rank != WILD_RANK:
-            by_face.setdefault((rank, suit), cid)
+        if rank != WILD_RANK and (rank, suit) not in by_face:
+            by_face[(rank, suit)] = cid
+            masks[rank] |= SUIT_BIT[suit]
     found = []
-    suits_at: dict[int, set[str]] = {}
-    for rank, suit in by_face:
-        suits_at.setdefault(rank, set()).add(suit)
     for rank in range(1, 14):
-        if len(suits_at.get(rank, ())) == 4:
+        if masks[rank] == ALL_SUITS:
             found.append([by_face[(rank, s)] for s in SUITS])
     for low in range(1, 11):
-        window = [suits_at.get(low + i) for i in range(4)]
-        if not all(window) or len(set().union(*window)) < 4:
+        window = masks[low : low + 4]
+        if not all(window) or (window[0] | window[1] | window[2] | window[3]) != ALL_SUITS:
             continue
         for order in permutations(SUITS):
-            if all(order[i] in window[i] for i in range(4)):
+            if all(window[i] & SUIT_BIT[order[i]] for i in range(4)):
                 found.append([by_face[(low + i, order[i])] for i in range(4)])
     return found
 

@@ -19,7 +19,7 @@ from .actions import apply
 from .bots import choose_action, fallback_action
 from .errors import IllegalMove
 from .invariants import check_invariants
-from .legal import can_answer
+from .legal import answerers
 from .rng import SeededStream
 from .state import State, new_game
 
@@ -59,12 +59,12 @@ def play_game(
         if actions > MAX_ACTIONS_PER_GAME:
             problems.append("game did not finish")
             break
-        answerers = [s for s in range(players) if s != state["active"] and can_answer(state, s)]
-        if answerers:
+        waiting = answerers(state)
+        if waiting:
             if state["window"] is not None and timeouts and chaos.below(10_000) < timeouts * 10_000:
                 step(None, {"type": "close_window"})
                 continue
-            seat = answerers[0]
+            seat = waiting[0]
             step(seat, choose_action(state, seat, policy(seat)) or {"type": "no_thanks"})
             continue
         seat = state["active"]

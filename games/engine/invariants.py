@@ -78,13 +78,15 @@ def _view_leaks(state: State) -> list[str]:
             problems.append(f"view for {seat} shows the seed")
         own = set(state["hands"][seat]) if seat is not None else set()
         visible = own | {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
+        # Collect the view's strings once: doing it per card made the check quadratic.
+        ids = _ids(v)
         for other in range(n):
             if other == seat:
                 continue
-            leaked = [c for c in state["hands"][other] if c not in visible and c in _ids(v)]
+            leaked = [c for c in state["hands"][other] if c not in visible and c in ids]
             if leaked:
                 problems.append(f"view for {seat} shows seat {other}'s cards {leaked}")
-        if hidden_stock & (_ids(v) - visible):
+        if hidden_stock & (ids - visible):
             problems.append(f"view for {seat} shows stock cards")
     return problems
 

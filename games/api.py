@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 from ninja.security import HttpBearer, SessionAuth
@@ -157,7 +157,7 @@ def list_tables(request: HttpRequest) -> dict[str, Any]:
 
 
 @api.post("/tables", response={201: TableOut, **ERRORS}, tags=["tables"])
-def create_table(request: HttpRequest, payload: TableCreateIn) -> tuple[int, dict[str, Any]]:
+def create_table(request: HttpRequest, payload: TableCreateIn) -> Status:
     table = services.table_create(
         host=request.auth,  # type: ignore[attr-defined]
         ruleset=payload.ruleset,
@@ -168,7 +168,7 @@ def create_table(request: HttpRequest, payload: TableCreateIn) -> tuple[int, dic
         public=payload.public,
         engine_options=payload.engine_options,
     )
-    return 201, _payload(request, table)
+    return Status(201, _payload(request, table))
 
 
 @api.post("/tables/join", response={200: TableOut, 409: ErrorOut, **ERRORS}, tags=["tables"])

@@ -1,0 +1,83 @@
+"""Fixtures for the site and browser tests: named users and API clients.
+
+alice hosts, bob and carol play, charlie is always refused (not seated, not host).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+PASSWORD = "a long enough password 42"
+
+
+class ApiClient:
+    """A Django test client that speaks JSON with a bearer token."""
+
+    def __init__(self, user: Any, token: str) -> None:
+        from django.test import Client
+
+        self.user = user
+        self.token = token
+        self.client = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path)
+
+    def post(self, path: str, data: Any = None, *, raw: bytes | str | None = None) -> Any:
+        body = raw if raw is not None else json.dumps({} if data is None else data)
+        return self.client.post(path, body, content_type="application/json")
+
+    def act(self, table_id: int, version: int, **action: Any) -> Any:
+        return self.post(f"/api/tables/{table_id}/actions", {**action, "expect_version": version})
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(request: pytest.FixtureRequest) -> None:
+    # Hashing with the real PBKDF2 would dominate the suite's time; only site tests need Django.
+    if "tests/engine" in str(request.node.path):
+        return
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _make_user(django_user_model: Any, name: str) -> Any:
+    return django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+
+
+@pytest.fixture
+def alice(db: None, django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(db: None, django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "bob")
+
+
+@pytest.fixture
+def carol(db: None, django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "carol")
+
+
+@pytest.fixture
+def charlie(db: None, django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "charlie")
+
+
+@pytest.fixture
+def api_for(db: None) -> Any:
+    """``api_for(user)``: an ApiClient authenticated with a fresh token for ``user``."""
+    from accounts.tokens import token_issue
+
+    clients: dict[int, ApiClient] = {}
+
+    def make(user: Any) -> ApiClient:
+        if user.pk not in clients:
+            clients[user.pk] = ApiClient(user, token_issue(user=user))
+        return clients[user.pk]
+
+    return make

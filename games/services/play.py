@@ -36,7 +36,7 @@ def table_submit_action(
     StaleVersion (with the fresh table), IllegalMove, or another ServiceError.
     """
     if action.get("type") in PLATFORM_ACTIONS:
-        raise engine.IllegalMove("bad_action", f"{action['type']!r} is sent by the platform only")
+        raise engine.IllegalMove("platform_only", f"{action['type']!r} is sent by the platform only")
     with transaction.atomic():
         table = lock_table(table_id)
         seats = table_seats(table)

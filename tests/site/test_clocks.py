@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from games import engine, services
@@ -122,8 +123,6 @@ def test_acting_takes_the_seat_back(bot_game, alice):
 
 
 def test_platform_actions_are_refused_from_players(three_player_game, alice):
-    import pytest
-
     with pytest.raises(engine.IllegalMove) as caught:
         services.table_submit_action(
             table_id=three_player_game.pk,
@@ -152,14 +151,12 @@ def test_events_fire_on_commit_only(
     assert len(callbacks) == 1
     assert seen == [(table.pk, table.version + 1)]
     # A refused action registers nothing.
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        try:
-            services.table_submit_action(
-                table_id=table.pk,
-                user=alice,
-                action={"type": "pass"},
-                expect_version=table.version + 1,
-            )
-        except engine.IllegalMove:
-            pass
+    table.refresh_from_db()
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(engine.IllegalMove),
+    ):
+        services.table_submit_action(
+            table_id=table.pk, user=alice, action={"type": "pass"}, expect_version=table.version
+        )
     assert callbacks == []

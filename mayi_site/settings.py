@@ -176,11 +176,32 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
-_email_backend = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Development prints emails to the console; production sends them over SMTP (EMAIL_HOST...).
+_email_backend = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
+_smtp = {
+    "host": os.environ.get("EMAIL_HOST", "localhost"),
+    "port": int(os.environ.get("EMAIL_PORT", "25")),
+    "username": os.environ.get("EMAIL_HOST_USER", ""),
+    "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+    "use_tls": env_bool("EMAIL_USE_TLS", False),
+}
 if django.VERSION >= (6, 1):
-    MAILERS = {"default": {"BACKEND": _email_backend}}
+    MAILERS = {
+        "default": {
+            "BACKEND": _email_backend,
+            "OPTIONS": _smtp if _email_backend.endswith("smtp.EmailBackend") else {},
+        }
+    }
 else:
     EMAIL_BACKEND = _email_backend
+    EMAIL_HOST, EMAIL_PORT = _smtp["host"], _smtp["port"]
+    EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _smtp["username"], _smtp["password"]
+    EMAIL_USE_TLS = _smtp["use_tls"]
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "May I? <noreply@localhost>")
 
 LANGUAGE_CODE = "en-us"

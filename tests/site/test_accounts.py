@@ -1,0 +1,134 @@
+"""Accounts: sign-up, login and logout, password change and reset, profile, API tokens, axes."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from accounts.models import ApiToken
+from accounts.tokens import token_issue, token_user
+from tests.conftest import PASSWORD
+
+
+def test_sign_up_logs_the_new_user_in(db, django_user_model):
+    client = Client()
+    assert client.get("/accounts/signup/").status_code == 200
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302 and response.url == "/"
+    assert django_user_model.objects.filter(username="dora").exists()
+    assert "dora" in client.get("/").content.decode()
+
+
+def test_sign_up_refuses_a_weak_or_taken_name(alice):
+    response = Client().post(
+        "/accounts/signup/",
+        {"username": "alice", "email": "x@example.com", "password1": "123", "password2": "123"},
+    )
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "already exists" in text and "too short" in text
+
+
+def test_login_and_logout(alice):
+    client = Client()
+    response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.get("/accounts/profile/").status_code == 200
+    assert client.post("/accounts/logout/").status_code in (200, 302)
+    assert client.get("/accounts/profile/").status_code == 302  # back to login
+
+
+def test_password_guessing_is_locked_out(alice):
+    client = Client()
+    for _ in range(4):
+        response = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+        assert response.status_code == 200  # the form again, with an error
+    fifth = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
+    assert fifth.status_code == 429
+    # Now even the right password is refused.
+    locked = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert locked.status_code == 429
+    assert "Too many failed logins" in locked.content.decode()
+    # Another account from the same address is not locked.
+    assert client.post("/accounts/login/", {"username": "bob", "password": "x"}).status_code == 200
+
+
+def test_password_change(alice):
+    client = Client()
+    client.force_login(alice)
+    assert client.get("/accounts/password_change/").status_code == 200
+    response = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another long password 7",
+            "new_password2": "another long password 7",
+        },
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("another long password 7")
+
+
+def test_password_reset_by_email(alice, mailoutbox):
+    client = Client()
+    response = client.post("/accounts/password_reset/", {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["alice@example.com"]
+    link = re.search(r"http://testserver(/accounts/reset/\S+)", mailoutbox[0].body).group(1)
+    form = client.get(link, follow=True)
+    assert form.status_code == 200 and "Choose a new password" in form.content.decode()
+    done = client.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": "a brand new password 9", "new_password2": "a brand new password 9"},
+    )
+    assert done.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("a brand new password 9")
+
+
+def test_profile_shows_games_and_a_new_token_once(alice, bot_game):
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    assert f"#{bot_game.pk}" in page and "You have no token yet" in page
+    client.post("/accounts/profile/token/")
+    page = client.get("/accounts/profile/").content.decode()
+    token = re.search(r'<pre id="api-token">(\S+)</pre>', page).group(1)
+    assert token_user(token) == alice
+    again = client.get("/accounts/profile/").content.decode()
+    assert token not in again and ApiToken.objects.get(user=alice).prefix in again
+    # The token works against the API.
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert api.get(f"/api/tables/{bot_game.pk}").json()["table"]["my_seat"] == 0
+
+
+def test_tokens_are_stored_hashed_and_replaced(alice):
+    first = token_issue(user=alice)
+    second = token_issue(user=alice)
+    assert token_user(first) is None and token_user(second) == alice
+    stored = ApiToken.objects.get(user=alice)
+    assert second not in stored.key_hash and len(stored.key_hash) == 64
+    alice.is_active = False
+    alice.save()
+    assert token_user(second) is None
+
+
+def test_api_token_command(alice):
+    out = StringIO()
+    call_command("api_token", "alice", stdout=out)
+    assert token_user(out.getvalue().strip()) == alice
+    with pytest.raises(CommandError):
+        call_command("api_token", "nobody", stdout=StringIO())

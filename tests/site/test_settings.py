@@ -1,0 +1,88 @@
+"""Settings from the environment, checked in fresh processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_deploy_check_passes_with_debug_off():
+    result = run(
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": "x" * 64 + "-a-real-looking-secret",
+            "ALLOWED_HOSTS": "mayi.example.com",
+        },
+        "manage.py",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_debug_off_needs_a_secret_key():
+    result = run({"DEBUG": "0"}, "manage.py", "check")
+    assert result.returncode != 0 and "SECRET_KEY must be set" in result.stderr
+
+
+PRINT_DB = (
+    "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'mayi_site.settings');"
+    "from django.conf import settings as s; d = s.DATABASES['default'];"
+    "print(d['ENGINE'], d.get('CONN_MAX_AGE'), d['OPTIONS'], s.CACHES['default']['BACKEND'],"
+    " s.CHANNEL_LAYERS['default']['BACKEND'])"
+)
+
+
+def test_database_and_redis_urls_switch_the_services():
+    result = run(
+        {
+            "DATABASE_URL": "postgres://u:p@db.example:5432/mayi",
+            "REDIS_URL": "redis://cache:6379/1",
+        },
+        "-c",
+        PRINT_DB,
+    )
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "django.db.backends.postgresql 0 {'pool': {" in out
+    assert "RedisCache" in out and "RedisChannelLayer" in out
+
+
+def test_embedded_default_is_sqlite_with_immediate_transactions():
+    result = run({}, "-c", PRINT_DB)
+    assert "django.db.backends.sqlite3" in result.stdout, result.stderr
+    assert "'transaction_mode': 'IMMEDIATE'" in result.stdout
+    assert "LocMemCache" in result.stdout and "InMemoryChannelLayer" in result.stdout
+
+
+def test_this_run_uses_the_database_it_was_given(db):
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        assert connection.vendor == "postgresql"
+        assert settings.DATABASES["default"]["OPTIONS"]["pool"]
+    else:
+        assert connection.vendor == "sqlite"

@@ -6,12 +6,16 @@ Only HTTP is routed today; the websocket route for live tables is added here (is
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mayi_site.settings")
 
 # Django must be set up before anything imports models (consumers will).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from mayi_site.handlers import SyncChainASGIHandler  # noqa: E402
+
+django_asgi_app = SyncChainASGIHandler()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 

@@ -31,7 +31,7 @@ def _unavailable(reason: str) -> None:
     pytest.skip(f"browser tests skipped: {reason}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         _unavailable(f"{CHROMIUM} not found (apt-get install chromium)")
@@ -41,11 +41,18 @@ def browser() -> Iterator[Any]:
         _unavailable("the playwright package is not installed")
     # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
     # between browser steps are still synchronous, so Django may allow them.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

@@ -1,0 +1,351 @@
+"""Property tests (hypothesis) over whole games played by bots with random seeds.
+
+- every card id in exactly one place, every tabled meld valid, totals add up (check_invariants,
+  plus an independent check of each round's scores against the hands);
+- ``(seed, moves)`` replays to the same state;
+- JSON round-trips are exact, and ``apply`` on a round-tripped state gives the same result;
+- a view never shows another seat's cards, the stock or the seed until the game is over;
+- ``apply`` never changes the state it is given;
+- garbage actions raise only ``IllegalMove`` and leave the state unchanged;
+- every action ``legal_actions`` offers is accepted.
+
+Examples are bounded so the file runs in a few seconds.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from games.engine import IllegalMove, apply, legal_actions, new_game, view
+from games.engine.bots import choose_action, fallback_action
+from games.engine.invariants import check_invariants
+from games.engine.legal import answerers
+from games.engine.scoring import cards_penalty
+from games.engine.simulate import play_game
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+POLICIES = hs.lists(hs.sampled_from(["heuristic", "random"]), min_size=1, max_size=3)
+
+
+def record_game(players: int, seed: str, policies, timeouts: float):
+    """A whole game by ``simulate.play_game``, with its move list."""
+    moves: list = []
+    final, _, problems = play_game(
+        players, seed, policies=tuple(policies), checks=False, timeouts=timeouts, record=moves
+    )
+    assert not problems, problems[:3]
+    assert final["game_over"]
+    return final, moves
+
+
+def drive(players: int, seed: str, policies, order_seed: int, p_timeout: float, p_close: float):
+    """A whole game by the bots, in a random order of who acts next: the active seat, a seat
+    that may answer (early or in an open window), or the platform (timeout, close_window).
+    Unlike ``play_game`` (answerers always first), this leaves windows open while the active
+    player goes on, so held discards and held passes happen."""
+    rng = random.Random(order_seed)
+    state = new_game(players, seed)
+    moves: list = []
+    while not state["game_over"]:
+        assert len(moves) < 20000, "game did not finish"
+        who = answerers(state)
+        if state["phase"] in ("draw", "play"):
+            who = [state["active"], *who]
+        assert who, f"nobody to act in phase {state['phase']}"
+        if state["window"] is not None and rng.random() < p_close:
+            seat, action = None, {"type": "close_window"}
+        elif state["phase"] in ("draw", "play") and rng.random() < p_timeout:
+            seat, action = None, {"type": "timeout"}
+        else:
+            seat = rng.choice(who)
+            policy = policies[seat % len(policies)]
+            action = choose_action(state, seat, policy)
+            if action is None:
+                action = fallback_action(state, seat) if seat == state["active"] else None
+            assert action is not None, f"bot for seat {seat} has nothing to do"
+        try:
+            state, _ = apply(state, seat, action)
+        except IllegalMove as exc:
+            raise AssertionError(f"bot chose an illegal action {action} for {seat}: {exc}")
+        moves.append((seat, action))
+    return state, moves
+
+
+def strings_in(obj) -> set[str]:
+    out: set[str] = set()
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+            stack.extend(k for k in x if isinstance(k, str))
+        elif isinstance(x, list | tuple):
+            stack.extend(x)
+    return out
+
+
+def check_views(state: dict) -> None:
+    """Independent of invariants.py: what each view may and may not hold."""
+    n = state["players"]
+    for seat in [*range(n), None]:
+        v = view(state, seat)
+        text = json.dumps(v)
+        json.loads(text)
+        ids = strings_in(v)
+        if state["game_over"]:
+            assert v["hands"] == state["hands"] and v["stock"] == state["stock"]
+            assert v["seed"] == state["seed"]
+            continue
+        seed = state["seed"]
+        assert seed not in ids and (len(seed) < 8 or seed not in text), "the seed is in a view"
+        assert "stock" not in v and "hands" not in v and "seed" not in v
+        assert not ids & set(state["stock"]), "a stock card is in a view"
+        for other in range(n):
+            if other != seat:
+                assert not ids & set(state["hands"][other]), f"seat {other}'s cards shown"
+        if seat is None:
+            assert v["hand"] is None
+        else:
+            assert v["hand"] == state["hands"][seat]
+        assert v["hand_sizes"] == [len(h) for h in state["hands"]]
+
+
+def check_round_end(before: dict, seat, events: list[dict]) -> None:
+    """Round scores: 0 for the player out, the hand's penalty for the others (checked for the
+    seats whose hands this action did not touch), -10 per MAYI meld."""
+    touched = {before["active"]} | {e["seat"] for e in events if e["type"] == "bought"}
+    for e in events:
+        if e["type"] != "round_ended":
+            continue
+        n = before["players"]
+        assert e["scores"] == [e["penalties"][s] - 10 * e["mayi_melds"][s] for s in range(n)]
+        if e["went_out"] is not None:
+            assert e["penalties"][e["went_out"]] == 0
+        for s in range(n):
+            assert e["penalties"][s] >= 0
+            if s not in touched and s != e["went_out"] and e["round"] == before["round"]:
+                assert e["penalties"][s] == cards_penalty(before["hands"][s])
+
+
+def replay_checked(players: int, seed: str, moves: list, every: int) -> dict:
+    """Replay ``moves`` from ``new_game``, checking the properties; deep ones every few steps."""
+    state = new_game(players, seed)
+    assert not check_invariants(state)
+    for i, (seat, action) in enumerate(moves):
+        deep = i % every == 0
+        snapshot = copy.deepcopy(state) if deep else None
+        new, events = apply(state, seat, action)
+        problems = check_invariants(new)
+        assert not problems, f"move {i} {action} by {seat}: {problems}"
+        check_round_end(state, seat, events)
+        if deep:
+            assert state == snapshot, "apply changed the state it was given"
+            trip = json.loads(json.dumps(state))
+            assert trip == state
+            assert apply(trip, seat, copy.deepcopy(action)) == (new, events)
+            check_views(new)
+        state = new
+    return state
+
+
+SEEDS = hs.one_of(
+    hs.binary(min_size=8, max_size=8).map(bytes.hex), hs.text(min_size=1, max_size=10)
+)
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(
+    players=hs.integers(3, 8),
+    seed=SEEDS,
+    policies=POLICIES,
+    order_seed=hs.integers(0, 2**32),
+    p_timeout=hs.sampled_from([0.0, 0.03, 0.2]),
+    p_close=hs.sampled_from([0.0, 0.1, 0.5]),
+)
+def test_whole_games_keep_the_invariants_and_replay_exactly(
+    players, seed, policies, order_seed, p_timeout, p_close
+):
+    final, moves = drive(players, seed, policies, order_seed, p_timeout, p_close)
+    replayed = replay_checked(players, seed, moves, every=5)
+    assert replayed == final
+    assert json.loads(json.dumps(final)) == final
+    check_views(final)
+    assert len(final["scores"]) == 7
+    assert final["totals"] == [sum(r[s] for r in final["scores"]) for s in range(players)]
+    # Lowest total first; ties: more rounds out; still tied: a shared place.
+    key = [(final["totals"][s], -final["rounds_out"][s]) for s in range(players)]
+    assert final["places"] == [1 + sum(k < key[s] for k in key) for s in range(players)]
+
+
+@settings(max_examples=10, **SETTINGS)
+@given(
+    players=hs.integers(3, 8),
+    seed=SEEDS,
+    policies=POLICIES,
+    timeouts=hs.sampled_from([0.0, 0.05, 0.3]),
+)
+def test_play_game_move_lists_replay_to_the_same_state(players, seed, policies, timeouts):
+    final, moves = record_game(players, seed, policies, timeouts)
+    state = new_game(players, seed)
+    for seat, action in moves:
+        state, _ = apply(state, seat, action)
+    assert state == final
+    assert not check_invariants(final)
+
+
+# -- a pool of real positions, for the tests that poke at single states ----------------------
+@functools.cache
+def position_pool() -> tuple[dict, ...]:
+    pool = []
+    configs = [
+        (3, "pool-a", ("heuristic",), 1, 0.0, 0.1),
+        (4, "pool-b", ("random", "heuristic"), 2, 0.1, 0.2),
+        (5, "pool-c", ("heuristic", "random"), 3, 0.05, 0.0),
+        (7, "pool-d", ("heuristic",), 4, 0.02, 0.3),
+        (8, "pool-e", ("random",), 5, 0.0, 0.1),
+    ]
+    for players, seed, policies, order_seed, p_timeout, p_close in configs:
+        final, moves = drive(players, seed, policies, order_seed, p_timeout, p_close)
+        state = new_game(players, seed)
+        for i, (seat, action) in enumerate(moves):
+            keep = i % 41 == 0 or (state["phase"] == "done" and i % 3 == 0)
+            if keep or (state["window"] and i % 7 == 0):
+                pool.append(state)
+            state, _ = apply(state, seat, action)
+        pool.append(final)
+    return tuple(pool)
+
+
+def test_the_pool_covers_the_interesting_phases():
+    pool = position_pool()
+    assert any(s["phase"] == "done" for s in pool)
+    assert any(s["window"] for s in pool)
+    assert any(s["round"] == 7 and not s["game_over"] for s in pool)
+    assert any(s["game_over"] for s in pool)
+    assert any(s["players"] >= 7 for s in pool)
+
+
+def cards_of(state: dict) -> list[str]:
+    out = [c for h in state["hands"] for c in h] + state["stock"] + state["discard"]
+    return out + [c for m in state["melds"] for c in m["cards"]]
+
+
+CARDISH = hs.one_of(
+    hs.sampled_from(["w7M", "b?", "g13I", "w14M", "x7M", "7M", "", "w", "w7m", "w0A", "b10Y"]),
+    hs.text(max_size=5),
+)
+ANY_VALUE = hs.recursive(
+    hs.none() | hs.booleans() | hs.integers(-3, 200) | hs.floats(allow_nan=False) | CARDISH,
+    lambda inner: hs.lists(inner, max_size=4) | hs.dictionaries(hs.text(max_size=6), inner),
+    max_leaves=8,
+)
+TYPES = [
+    "draw",
+    "lay_down",
+    "lay_off",
+    "mayi_meld",
+    "discard",
+    "pass",
+    "may_i",
+    "no_thanks",
+    "close_window",
+    "timeout",
+]
+
+
+@hs.composite
+def garbage(draw, state: dict):
+    """A mostly-wrong action for ``state``: real card ids (own, others', duplicated), wrong
+    types, unknown fields, or something that is no action at all."""
+    ids = cards_of(state)
+    card = hs.sampled_from(ids) | CARDISH
+    card_list = hs.lists(card, max_size=14) | ANY_VALUE
+    field_values = {
+        "source": hs.sampled_from(["stock", "discard", "both", None, 1]) | ANY_VALUE,
+        "card": card | ANY_VALUE,
+        "cards": card_list,
+        "melds": hs.lists(card_list, max_size=4) | ANY_VALUE,
+        "meld": hs.sampled_from([f"m{i}" for i in range(12)]) | ANY_VALUE,
+        "end": hs.sampled_from(["low", "high", "middle", None]) | ANY_VALUE,
+    }
+    shape = draw(hs.integers(0, 9))
+    if shape == 0:
+        return draw(ANY_VALUE)
+    action = {"type": draw(hs.sampled_from(TYPES) | ANY_VALUE)}
+    for key in draw(hs.lists(hs.sampled_from(sorted(field_values)), max_size=4, unique=True)):
+        action[key] = draw(field_values[key])
+    if draw(hs.booleans()):
+        action[draw(hs.text(max_size=5))] = draw(ANY_VALUE)
+    return action
+
+
+SEATS = hs.one_of(
+    hs.integers(-2, 9), hs.none(), hs.booleans(), hs.sampled_from(["0", 1.0, [0], {"s": 0}])
+)
+
+
+@settings(max_examples=500, **SETTINGS)
+@given(data=hs.data())
+def test_garbage_actions_raise_only_illegal_move_and_change_nothing(data):
+    pool = position_pool()
+    state = pool[data.draw(hs.integers(0, len(pool) - 1))]
+    before = copy.deepcopy(state)
+    seat = data.draw(SEATS | hs.sampled_from([state["active"], None]))
+    action = data.draw(garbage(state))
+    try:
+        new, events = apply(state, seat, action)
+    except IllegalMove as exc:
+        assert isinstance(exc.code, str) and exc.code and exc.message
+    else:
+        assert not check_invariants(new)
+        assert isinstance(events, list)
+    assert state == before
+
+
+@settings(max_examples=120, **SETTINGS)
+@given(data=hs.data())
+def test_out_of_turn_and_foreign_cards_are_refused(data):
+    pool = [s for s in position_pool() if not s["game_over"]]
+    state = pool[data.draw(hs.integers(0, len(pool) - 1))]
+    n = state["players"]
+    other = data.draw(hs.sampled_from([s for s in range(n) if s != state["active"]]))
+    kind = data.draw(hs.sampled_from(["draw", "lay_off", "discard", "pass", "lay_down"]))
+    action = {"type": kind, "source": "stock", "card": state["hands"][other][0], "meld": "m1"}
+    if kind == "lay_down":
+        action = {"type": kind, "cards": state["hands"][other][:3]}
+    before = copy.deepcopy(state)
+    try:
+        apply(state, other, action)
+        raise AssertionError(f"seat {other} played out of turn: {action}")
+    except IllegalMove as exc:
+        assert exc.code == "not_your_turn"
+    # The active player may not use another seat's card, nor a card twice.
+    if state["phase"] == "play":
+        foreign = state["hands"][other][0]
+        for bad in (
+            {"type": "discard", "card": foreign},
+            {"type": "mayi_meld", "cards": [foreign] * 4},
+            {"type": "lay_down", "cards": state["hands"][state["active"]][:1] * 2},
+        ):
+            try:
+                apply(state, state["active"], bad)
+                raise AssertionError(f"accepted {bad}")
+            except IllegalMove as exc:
+                assert exc.code in ("card_not_in_hand", "duplicate_card", "already_down")
+    assert state == before
+
+
+def test_every_offered_legal_action_is_accepted():
+    for state in position_pool():
+        for seat in range(state["players"]):
+            for action in legal_actions(state, seat):
+                new, _ = apply(state, seat, action)
+                assert not check_invariants(new)

@@ -114,7 +114,7 @@ def is_book(faces: Sequence[str]) -> bool:
     """
     try:
         return book_rank([parse_face(f) for f in faces]) is not None
-    except ValueError:
+    except (TypeError, ValueError):  # not a face (or not even a string)
         return False
 
 
@@ -126,7 +126,7 @@ def is_run(faces: Sequence[str]) -> bool:
     """
     try:
         return run_layout([parse_face(f) for f in faces]) is not None
-    except ValueError:
+    except (TypeError, ValueError):  # not a face (or not even a string)
         return False
 
 
@@ -138,5 +138,5 @@ def is_mayi(faces: Sequence[str]) -> bool:
     """
     try:
         return mayi_ok([parse_face(f) for f in faces])
-    except ValueError:
+    except (TypeError, ValueError):  # not a face (or not even a string)
         return False

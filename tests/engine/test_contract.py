@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from games.engine import contract
 from games.engine.cards import parse_face
 from games.engine.contract import (
     assign_ids,
@@ -419,19 +418,6 @@ ORACLE_SETTINGS = settings(
 @given(small_hand())
 def test_solver_agrees_with_brute_force(case) -> None:
     check_against_oracle(*case)
-
-
-@ORACLE_SETTINGS
-@given(small_hand())
-def test_solver_agrees_with_brute_force_with_the_gap_bound_always_on(case) -> None:
-    """The solver turns on its gap-wild bound only in long searches; a wrong bound would
-    refuse good lay-downs, so check it on every state too."""
-    saved = contract._FLOOR_AFTER
-    contract._FLOOR_AFTER = -1
-    try:
-        check_against_oracle(*case)
-    finally:
-        contract._FLOOR_AFTER = saved
 
 
 @st.composite

@@ -231,7 +231,7 @@ def start_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
     response={200: TableOut, 409: StaleOut, **ERRORS},
     tags=["play"],
 )
-def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> dict[str, Any]:
+def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> HttpResponse:
     """Play one action at ``expect_version``; 200 with the new view, 409 with the fresh one."""
     action = payload.model_dump(exclude={"expect_version"}, exclude_none=True)
     table, seats = services.table_submit_action(
@@ -240,7 +240,9 @@ def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> dic
         action=action,
         expect_version=payload.expect_version,
     )
-    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
+    # The hot path: the payload is built by our own code in TableOut's shape (the tests check
+    # it), so it skips ninja's response validation.
+    return JsonResponse(services.table_payload(table, seats, request.auth))  # type: ignore[attr-defined]
 
 
 @api.post("/bench/write", include_in_schema=False)

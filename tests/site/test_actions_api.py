@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import engine
+from games.api_schemas import TableOut
 from games.engine.bots import choose_action
 from games.models import Move, Seat, Table
 
@@ -31,6 +32,7 @@ def test_an_action_applies_bumps_the_version_and_logs_a_move(three_player_game, 
     response = client.act(table.pk, table.version, type="draw", source="stock")
     assert response.status_code == 200, response.content
     body = response.json()
+    TableOut.model_validate(body)  # the documented shape, though the view skips validation
     assert body["table"]["version"] == table.version + 1
     assert body["view"]["phase"] == "play" and body["view"]["seat"] == seat
     move = Move.objects.get(table=table)

@@ -12,7 +12,13 @@ from django.utils import timezone
 from games import engine
 from games.models import Seat, Table
 
-from .common import Transition, lock_table, retry_on_contention, table_seats
+from .common import (
+    Transition,
+    lock_table,
+    lock_table_with_seats,
+    retry_on_contention,
+    table_seats,
+)
 from .errors import Conflict, NotSeated, StaleVersion
 
 PLATFORM_ACTIONS = frozenset({"close_window", "timeout"})
@@ -36,10 +42,11 @@ def table_submit_action(
     StaleVersion (with the fresh table), IllegalMove, or another ServiceError.
     """
     if action.get("type") in PLATFORM_ACTIONS:
-        raise engine.IllegalMove("platform_only", f"{action['type']!r} is sent by the platform only")
+        raise engine.IllegalMove(
+            "platform_only", f"{action['type']!r} is sent by the platform only"
+        )
     with transaction.atomic():
-        table = lock_table(table_id)
-        seats = table_seats(table)
+        table, seats = lock_table_with_seats(table_id)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise NotSeated("you have no seat at this table")

@@ -183,10 +183,10 @@ def test_lock_contention_is_busy_not_a_server_error(
 
     import games.services.play as play
 
-    def locked(table_id: int) -> Table:
+    def locked(table_id: int) -> tuple[Table, list]:
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(play, "lock_table", locked)
+    monkeypatch.setattr(play, "lock_table_with_seats", locked)
     table = three_player_game
     snap = snapshot(table)
     client = api_for(players(table)[whose_turn(table)])
@@ -207,15 +207,15 @@ def test_lock_contention_is_retried(alice, bob, carol, monkeypatch):
     services.table_join(user=carol, table_id=table.pk)
     services.table_start(user=alice, table_id=table.pk, seed="retry")
     table.refresh_from_db()
-    real, calls = play.lock_table, []
+    real, calls = play.lock_table_with_seats, []
 
-    def flaky(table_id: int) -> Table:
+    def flaky(table_id: int) -> tuple[Table, list]:
         calls.append(table_id)
         if len(calls) == 1:
             raise OperationalError("database is locked")
         return real(table_id)
 
-    monkeypatch.setattr(play, "lock_table", flaky)
+    monkeypatch.setattr(play, "lock_table_with_seats", flaky)
     seat = whose_turn(table)
     user = players(table)[seat]
     action = choose_action(table.state, seat)

@@ -51,7 +51,6 @@ def server_env(database_url: str) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0",
         "MAYI_BENCH_ENDPOINTS": "1",
-        "AXES_ENABLED": "0",
         "DJANGO_SETTINGS_MODULE": "mayi_site.settings",
         "LOG_LEVEL": "ERROR",
         "GAMES_LOG_LEVEL": "WARNING",

@@ -1,0 +1,93 @@
+"""The ASGI application daphne serves: the sync middleware chain behind one thread hop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from games import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def call(
+    method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
+    from mayi_site.asgi import application
+
+    raw_headers = [(b"host", b"testserver")] + [
+        (k.lower().encode(), v.encode()) for k, v in (headers or {}).items()
+    ]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": raw_headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def run() -> None:
+        delivered = False
+        done = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await done.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await application(scope, receive, send)
+        done.set()
+
+    asyncio.run(run())
+    status = sent[0]["status"]
+    content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, content
+
+
+def test_pages_api_and_static_files_over_asgi(alice, bob, carol, api_for):
+    table = services.table_create(host=alice, seats=3)
+    services.table_join(user=bob, table_id=table.pk)
+    services.table_join(user=carol, table_id=table.pk)
+    services.table_start(user=alice, table_id=table.pk, seed="asgi")
+    table.refresh_from_db()
+    from games import engine
+    from games.engine.bots import choose_action
+    from games.models import Seat
+
+    seat = engine.seats_to_act(table.state)[0]
+    user = Seat.objects.get(table=table, position=seat).user
+    auth = {"Authorization": f"Bearer {api_for(user).token}", "Content-Type": "application/json"}
+
+    status, content = call("GET", "/")
+    assert status == 200 and b"May I?" in content
+    status, content = call("GET", "/static/css/site.css")
+    assert status == 200 and b".card" in content
+    status, content = call("GET", f"/api/tables/{table.pk}", headers=auth)
+    assert status == 200 and json.loads(content)["table"]["version"] == table.version
+    action = {**choose_action(table.state, seat), "expect_version": table.version}
+    status, content = call(
+        "POST", f"/api/tables/{table.pk}/actions", json.dumps(action).encode(), auth
+    )
+    assert status == 200, content
+    assert json.loads(content)["table"]["version"] == table.version + 1
+    status, content = call("POST", f"/api/tables/{table.pk}/actions", b"{", auth)
+    assert status == 400 and json.loads(content)["error"]["code"] == "bad_json"
+    status, content = call("GET", "/api/tables")
+    assert status == 401

@@ -51,6 +51,7 @@ _Run = tuple[int, int, int, int, int, int, tuple[int, ...]]
 # closed-meld records).
 _Move = tuple[tuple[_Run, ...], int, int, int, int, int, int, list[tuple]]
 _NOWHERE = 99
+_DEAD = -2  # solve_best: a state with no plan ahead
 _LETTERS = range(len(SUITS))
 
 
@@ -388,14 +389,18 @@ class _Columns:
     # -- best: any subset, the most penalty laid down -------------------------------------
     def best(self) -> list[Plan] | None:
         """Branch and bound over the same scan: a state is dropped when even laying down every
-        card left could not beat the best plan found so far, or when it was already reached
-        with at least as much laid down (what follows a state does not depend on the path)."""
-        # Count only naturals that could be in some meld at all, for a tighter bound.
+        card left could not beat the best plan found so far, when it was already reached with
+        at least as much laid down (what follows a state does not depend on the path), or when
+        it was found to lead to no plan at all."""
+        # Bounds: the penalty of the naturals from number r on that some meld could hold at
+        # all, and (once no book is left) only as many per number as there are runs.
         usable = self.usable()
-        worth = self.worth = [0] * (MAX_RANK + 2)
-        for r in range(MAX_RANK, 0, -1):
-            here = sum(usable[s * MAX_RANK + r - 1] for s in _LETTERS)
-            worth[r] = worth[r + 1] + here * _rank_penalty(r)
+        per_number = [sum(usable[s * MAX_RANK + r - 1] for s in _LETTERS) for r in range(1, 14)]
+        self.worth = [[0] * (MAX_RANK + 2) for _ in range(self.runs + 2)]
+        for k, worth in enumerate(self.worth):
+            cap = k if k <= self.runs else CELLS
+            for r in range(MAX_RANK, 0, -1):
+                worth[r] = worth[r + 1] + min(per_number[r - 1], cap) * _rank_penalty(r)
         self.incumbent = -1
         self.found: tuple[_Done, int] | None = None
         self.reached: dict[tuple, int] = {}
@@ -416,40 +421,48 @@ class _Columns:
         hi: int,
         laid: int,
         done: _Done,
-    ) -> None:
-        """Search on from number r with ``laid`` penalty laid down so far."""
+    ) -> bool:
+        """Search on from number r with ``laid`` penalty laid down so far. ``False``: no plan
+        at all lies ahead of this state."""
         if lo > gw:
-            return
+            return False
         if hi > gw:
             hi = gw
         if not runs:
             r = self.after[r]  # nothing happens at a number with no natural and no run
-        if laid + self.worth[r] + WILD_PENALTY * gw <= self.incumbent:
-            return
+        bound = self.worth[-1 if books_left else len(runs) + unopened][r]
+        if laid + bound + WILD_PENALTY * gw <= self.incumbent:
+            return True  # maybe plans ahead, but none better than one already found
         if r > MAX_RANK:
             if unopened or books_left:
-                return
+                return False
             records = self._close_all(runs)
             if records is None:
-                return
+                return False
             for record in records:
                 lo += record[-2]
                 hi += record[-1]
                 done = (record, done)
+            if lo > gw:
+                return False
             value = laid + WILD_PENALTY * min(hi, gw)
-            if lo <= gw and value > self.incumbent:
+            if value > self.incumbent:
                 self.incumbent = value
                 self.found = (done, gw)
-            return
+            return True
         runs = self._canonical(runs, gw)
         need = 2 * (unopened + books_left)
         for run in runs:
             need += 2 - run[1]
         if need > self.suffix[r] or books_left > self.pairs[r]:
-            return
+            return False
         key = (r, tuple(run[:6] for run in runs), unopened, books_left, gw, lo, hi)
-        if self.reached.get(key, -1) >= laid:
-            return
+        before = self.reached.get(key)
+        if before is not None:
+            if before == _DEAD:
+                return False
+            if before >= laid:
+                return True
         self.reached[key] = laid
         worth = _rank_penalty(r)
         moves = sorted(
@@ -457,12 +470,17 @@ class _Columns:
             key=lambda m: m[6] * worth + WILD_PENALTY * (gw - m[3]),
             reverse=True,
         )
+        alive = False
         for runs2, un2, books2, gw2, dlo, dhi, naturals, records in moves:
             done2 = done
             for record in records:
                 done2 = (record, done2)
             gain = naturals * worth + WILD_PENALTY * (gw - gw2)
-            self._best(r + 1, runs2, un2, books2, gw2, lo + dlo, hi + dhi, laid + gain, done2)
+            if self._best(r + 1, runs2, un2, books2, gw2, lo + dlo, hi + dhi, laid + gain, done2):
+                alive = True
+        if not alive:
+            self.reached[key] = _DEAD
+        return alive
 
 
 # A linked list of closed melds, newest first: ("run", suit, ranks, lo, hi) or
@@ -557,7 +575,76 @@ def solve_best(cards: Sequence[Parsed], books: int, runs: int) -> list[Plan] | N
     whole = solve_exact(cards, books, runs)
     if whole is not None:
         return whole  # everything fits: nothing can lay down more
+    if not _some_contract(counts, wilds, books, runs):
+        return None
     return _Columns(counts, wilds, books, runs).best()
+
+
+def _some_contract(counts: list[int], wilds: int, books: int, runs: int) -> bool:
+    """Does some subset of the cards make the contract? (Most hands bots ask about do not.)
+
+    Every book holds a 3-card book and every run a 4-card run (four places in a row with two
+    naturals: wilds never outnumber naturals), so only melds that short are tried. The lowest
+    card left is either kept in hand or the lowest natural of a meld: a book of its number
+    with one or two more naturals, or a run with one to three naturals of the three numbers
+    above it. Failed sub-problems are memoised on the counts.
+    """
+    counts = list(counts)
+    failed: set[tuple] = set()
+
+    def search(i: int, w: int, b: int, r: int) -> bool:
+        if b == 0 and r == 0:
+            return True
+        while i < CELLS and not counts[i]:
+            i += 1
+        if i == CELLS:
+            return False
+        key = (i, tuple(counts[i:]), w, b, r)
+        if key in failed:
+            return False
+        rank, suit = i % MAX_RANK, i // MAX_RANK
+        counts[i] -= 1
+        found = False
+        if b:
+            column = [s * MAX_RANK + rank for s in range(suit, len(SUITS))]
+            for a, ca in enumerate(column):
+                if not counts[ca]:
+                    continue
+                counts[ca] -= 1
+                found = w > 0 and search(i, w - 1, b - 1, r)  # two naturals and a wild
+                for cz in column[a:]:
+                    if found:
+                        break
+                    if counts[cz]:
+                        counts[cz] -= 1
+                        found = search(i, w, b - 1, r)  # three naturals
+                        counts[cz] += 1
+                counts[ca] += 1
+                if found:
+                    break
+        if r and not found:
+            base = suit * MAX_RANK
+            above = [x for x in range(rank + 1, min(rank + RUN_MIN, MAX_RANK)) if counts[base + x]]
+            for mask in range(1, 1 << len(above)):
+                picked = [base + x for k, x in enumerate(above) if mask >> k & 1]
+                need = RUN_MIN - 1 - len(picked)
+                if need > w:
+                    continue
+                for c in picked:
+                    counts[c] -= 1
+                found = search(i, w - need, b, r - 1)
+                for c in picked:
+                    counts[c] += 1
+                if found:
+                    break
+        if not found:
+            found = search(i, w, b, r)  # the lowest card stays in hand
+        counts[i] += 1
+        if not found:
+            failed.add(key)
+        return found
+
+    return search(0, wilds, books, runs)
 
 
 def assign_ids(card_ids: Sequence[str], plans: list[Plan]) -> list[list[str]]:

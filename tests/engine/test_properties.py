@@ -4,7 +4,8 @@
   plus an independent check of each round's scores against the hands);
 - ``(seed, moves)`` replays to the same state;
 - JSON round-trips are exact, and ``apply`` on a round-tripped state gives the same result;
-- a view never shows another seat's cards, the stock or the seed until the game is over;
+- a view never shows another seat's cards, the stock or the seed until the game is over, and
+  events never name a card that is hidden;
 - ``apply`` never changes the state it is given;
 - garbage actions raise only ``IllegalMove`` and leave the state unchanged;
 - every action ``legal_actions`` offers is accepted.
@@ -138,6 +139,27 @@ def check_round_end(before: dict, seat, events: list[dict]) -> None:
                 assert e["penalties"][s] == cards_penalty(before["hands"][s])
 
 
+def check_events_hide(before: dict, after: dict, events: list[dict]) -> None:
+    """Events (log lines, animations) show no card that is hidden after the action: nothing of
+    the stock, and of the hands only cards that were public before (the discard pile) or that
+    were tabled or discarded in this action. When a round ends, the events about the old
+    round name its cards, which are in the new deal now: only the new round's events count."""
+    if after["game_over"]:
+        return
+    starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
+    if starts:
+        events = events[starts[-1] :]
+    ids = strings_in(events)
+    assert not ids & set(after["stock"]), f"stock cards in events {events}"
+    public = set(before["discard"]) | set(after["discard"])
+    public |= {c for m in after["melds"] for c in m["cards"]}
+    for e in events:
+        if e["type"] in ("laid_down", "laid_off", "mayi_meld", "discarded"):
+            public |= strings_in(e)
+    hidden = {c for h in after["hands"] for c in h} - public
+    assert not ids & hidden, f"hand cards {ids & hidden} in events {events}"
+
+
 def replay_checked(players: int, seed: str, moves: list, every: int) -> dict:
     """Replay ``moves`` from ``new_game``, checking the properties; deep ones every few steps."""
     state = new_game(players, seed)
@@ -149,6 +171,7 @@ def replay_checked(players: int, seed: str, moves: list, every: int) -> dict:
         problems = check_invariants(new)
         assert not problems, f"move {i} {action} by {seat}: {problems}"
         check_round_end(state, seat, events)
+        check_events_hide(state, new, events)
         if deep:
             assert state == snapshot, "apply changed the state it was given"
             trip = json.loads(json.dumps(state))

@@ -148,6 +148,35 @@ def test_two_runs_of_the_same_letter_are_two_melds():
     )
 
 
+@pytest.mark.parametrize(
+    "group, start, order",
+    [
+        ("w4M w? w6M w7M", 4, "w4M w? w6M w7M"),  # an inner gap first
+        ("w7M w? w4M w6M", 4, "w4M w? w6M w7M"),
+        ("w4M w5M w6M w?", 4, "w4M w5M w6M w?"),  # then the high end
+        ("w? w5M w6M w7M", 5, "w5M w6M w7M w?"),  # the player did not say: high end
+        ("w11M w12M w13M w?", 10, "w? w11M w12M w13M"),  # then the low end
+        ("w12M w? w13M b?", 10, "w? b? w12M w13M"),
+        ("w1M w? w3M b?", 1, "w1M w? w3M b?"),
+    ],
+)
+def test_lay_down_places_the_wilds_of_a_run_by_the_rule(group, start, order):
+    st = make_state(round=2, phase="play", hands={0: f"b9A b9Y b9I {group} w2A"})
+    for form in ("cards", "melds"):
+        value = f"b9A b9Y b9I {group}" if form == "cards" else f"b9A b9Y b9I | {group}"
+        new, _ = act(st, 0, "lay_down", **{form: value})
+        run = next(m for m in new["melds"] if m["kind"] == "run")
+        # Which physical wild goes where does not matter: compare faces.
+        assert run["start"] == start
+        assert [c[1:] for c in run["cards"]] == [c[1:] for c in order.split()]
+
+
+def test_a_tabled_wild_is_fixed():
+    # The wild stands for 6Y: the natural 6Y can neither replace it nor be added.
+    st = _down_state(hands={0: "b6Y w12I"}, melds=[(0, "w7M w7A b7Y"), (1, "w5Y w? w7Y w8Y")])
+    refused(st, 0, ("lay_off", {"card": "b6Y", "meld": "m2"}), "does_not_fit")
+
+
 def test_lay_down_respects_the_wild_limits():
     st = make_state(phase="play", hands={0: "w7M w? b? w9I w9A w9Y w2M"})
     refused(st, 0, ("lay_down", {"melds": "w7M w? b? | w9I w9A w9Y"}), "invalid_meld")

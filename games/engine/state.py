@@ -42,6 +42,8 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
         raise IllegalMove("bad_options", "players must be an integer")
     if not isinstance(seed, str) or not seed:
         raise IllegalMove("bad_options", "seed must be a non-empty string")
+    if not isinstance(ruleset, str):
+        raise IllegalMove("bad_options", f"a ruleset is a name, not {ruleset!r}")
     try:
         rules = get_ruleset(ruleset)
     except ValueError as exc:
@@ -51,10 +53,17 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
             "bad_options",
             f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}",
         )
+    if options is not None and not isinstance(options, dict):
+        raise IllegalMove("bad_options", "options must be a JSON object")
     opts = dict(options or {})
     never_buy = opts.pop("never_buy", None) or [False] * players
-    if len(never_buy) != players:
-        raise IllegalMove("bad_options", "never_buy needs one flag per seat")
+    # The platform passes users' table options through here to vet them: refuse, never crash.
+    if (
+        not isinstance(never_buy, list)
+        or len(never_buy) != players
+        or not all(isinstance(x, bool) for x in never_buy)
+    ):
+        raise IllegalMove("bad_options", "never_buy needs one true/false flag per seat")
     stream = SeededStream(seed, 0)
     st: State = {
         "v": STATE_VERSION,

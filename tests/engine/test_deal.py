@@ -102,3 +102,38 @@ def test_contracts_and_deal_sizes_table():
         (0, 3),
     ]
     assert BGA.deal_sizes == (6, 7, 8, 9, 10, 11, 12)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"never_buy": True},
+        {"never_buy": 3},
+        {"never_buy": "yes"},
+        {"never_buy": [True, False]},
+        {"never_buy": [True, False, "no"]},
+        {"never_buy": [1, 0, 0]},
+        {"never_buy": {"0": True}},
+        ["never_buy"],
+        "never_buy",
+    ],
+)
+def test_bad_options_are_refused_as_illegal_moves(options):
+    # The site asks new_game to vet the options a user submits: never a TypeError (a 500).
+    with pytest.raises(IllegalMove) as info:
+        new_game(3, "opts", options=options)
+    assert info.value.code == "bad_options"
+
+
+@pytest.mark.parametrize("ruleset", [None, 5, ["bga"], {"bga": 1}])
+def test_a_ruleset_that_is_no_name_is_refused(ruleset):
+    with pytest.raises(IllegalMove) as info:
+        new_game(3, "opts", ruleset=ruleset)
+    assert info.value.code == "bad_options"
+
+
+def test_good_options_are_kept():
+    st = new_game(3, "opts", options={"never_buy": [False, True, False]})
+    assert st["never_buy"] == [False, True, False]
+    assert new_game(3, "opts", options={})["never_buy"] == [False] * 3
+    assert new_game(3, "opts", options=None)["never_buy"] == [False] * 3

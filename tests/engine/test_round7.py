@@ -128,3 +128,21 @@ def test_a_held_pass_takes_effect_after_the_sale():
     assert types(events) == ["answered", "window_closed", "bought", "passed", "turn"]
     assert st["hands"][0] == ["w13I"] and st["active"] == 1
     assert "b2Y" in st["hands"][1] and "b1Y" in st["hands"][1]
+
+
+def test_a_last_wild_that_fits_nowhere_is_passed():
+    # Seven players (three wilds): one run is full 1..13, the others are at the wild limit.
+    st = make_state(
+        players=7,
+        round=7,
+        phase="play",
+        hands={0: "g?"},
+        melds={
+            0: "1M 2M 3M 4M 5M 6M 7M 8M 9M 10M 11M 12M 13M | w? 5A 6A b?",
+            1: "1Y 2Y 3Y 4Y 5Y 6Y 7Y 8Y 9Y 10Y 11Y 12Y 13Y",
+        },
+    )
+    assert {"type": "pass"} in legal_actions(st, 0)
+    refused(st, 0, ("lay_off", {"card": "g?", "meld": "m2"}), "does_not_fit")
+    _, events = act(st, 0, "pass")
+    assert types(events) == ["passed", "turn"]

@@ -321,9 +321,15 @@ def _lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
         if len(set(flat)) != len(flat):
             raise IllegalMove("duplicate_card", "a card appears in two melds")
         _in_hand(st, seat, flat)
+    wild_numbers = action.get("wilds") or {}
+    if not isinstance(wild_numbers, dict) or not all(
+        isinstance(k, str) and k.endswith("?") and isinstance(v, int) and not isinstance(v, bool)
+        for k, v in wild_numbers.items()
+    ):
+        raise IllegalMove("bad_action", "wilds maps a wild's card id to the number it stands for")
     made = []
     for g in groups:
-        found = classify(g)
+        found = classify(g, wild_numbers)
         if found is None:
             raise IllegalMove("invalid_meld", f"{' '.join(g)} is neither a book nor a run")
         made.append(found)

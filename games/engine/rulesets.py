@@ -57,6 +57,8 @@ class RuleSet:
     ties_broken_by_rounds_out: bool = True
     # How many times the stock may be rebuilt from the discard pile in one round.
     reshuffles_per_round: int = 1
+    # Engine options a table may set for this ruleset (besides never_buy).
+    option_names: frozenset[str] = field(default_factory=frozenset)
 
     def decks(self, players: int) -> int:
         return decks_for(players)

@@ -60,6 +60,15 @@ def play_game(
             problems.append("game did not finish")
             break
         waiting = answerers(state)
+        # While a window is open the active player may go on first half the time, so held
+        # discards and passes get played too.
+        if (
+            waiting
+            and state["window"] is not None
+            and state["phase"] == "play"
+            and chaos.below(2) == 0
+        ):
+            waiting = []
         if waiting:
             if state["window"] is not None and timeouts and chaos.below(10_000) < timeouts * 10_000:
                 step(None, {"type": "close_window"})

@@ -56,6 +56,9 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
     if options is not None and not isinstance(options, dict):
         raise IllegalMove("bad_options", "options must be a JSON object")
     opts = dict(options or {})
+    unknown = sorted(set(opts) - {"never_buy"} - set(rules.option_names))
+    if unknown:
+        raise IllegalMove("bad_options", f"{rules.name} has no option {', '.join(unknown)}")
     never_buy = opts.pop("never_buy", None) or [False] * players
     # The platform passes users' table options through here to vet them: refuse, never crash.
     if (

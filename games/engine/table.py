@@ -10,18 +10,61 @@ from .melds import MAX_RANK, MIN_RANK, book_rank, mayi_ok, order_run, run_layout
 Meld = dict[str, Any]
 
 
-def classify(card_ids: list[str]) -> tuple[str, Meld] | None:
-    """``("book"|"run", fields)`` for a group of card ids that is a valid book or run."""
+def classify(
+    card_ids: list[str], wild_numbers: dict[str, int] | None = None
+) -> tuple[str, Meld] | None:
+    """``("book"|"run", fields)`` for a group of card ids that is a valid book or run.
+
+    In a run, a wild the player placed (``wild_numbers``: card id -> number) stands for that
+    number; the other wilds go where the [D] rule puts them.
+
+    >>> classify(["w?", "w5Y", "w6Y", "w7Y"])[1]["start"]
+    5
+    >>> classify(["w?", "w5Y", "w6Y", "w7Y"], {"w?": 4})[1]["cards"]
+    ['w?', 'w5Y', 'w6Y', 'w7Y']
+    """
     parsed = [parse_card(c) for c in card_ids]
     rank = book_rank(parsed)
     if rank is not None:
         return "book", {"cards": list(card_ids), "rank": rank}
     layout = run_layout(parsed)
-    if layout is not None:
-        suit, start = layout
-        ordered = order_run(list(zip(card_ids, parsed, strict=True)), suit, start)
-        return "run", {"cards": ordered, "suit": suit, "start": start}
-    return None
+    if layout is None:
+        return None
+    suit, start = layout
+    placed = {c: n for c, n in (wild_numbers or {}).items() if c in card_ids}
+    if placed:
+        ordered = _placed_run(card_ids, parsed, placed)
+        if ordered is None:
+            return None
+        start, cards = ordered
+        return "run", {"cards": cards, "suit": suit, "start": start}
+    ordered_ids = order_run(list(zip(card_ids, parsed, strict=True)), suit, start)
+    return "run", {"cards": ordered_ids, "suit": suit, "start": start}
+
+
+def _placed_run(
+    card_ids: list[str], parsed: list[tuple[int, str]], placed: dict[str, int]
+) -> tuple[int, list[str]] | None:
+    fixed: dict[int, str] = {}
+    free = []
+    for cid, (rank, _) in zip(card_ids, parsed, strict=True):
+        number = placed.get(cid, rank) if rank == WILD_RANK else rank
+        if rank == WILD_RANK and cid not in placed:
+            free.append(cid)
+            continue
+        if not isinstance(number, int) or number in fixed:
+            return None
+        fixed[number] = cid
+    lo, hi = min(fixed), max(fixed)
+    gaps = hi - lo + 1 - len(fixed)
+    if gaps > len(free):
+        return None
+    extra = len(free) - gaps
+    up = min(extra, MAX_RANK - hi)
+    start = lo - (extra - up)
+    if start < MIN_RANK or hi > MAX_RANK:
+        return None
+    return start, [fixed.get(r) or free.pop() for r in range(start, start + len(card_ids))]
 
 
 def mayi_group(card_ids: list[str]) -> Meld | None:

@@ -37,7 +37,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """
     rules = get_ruleset(state["ruleset"])
     n = state["players"]
-    if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} at this table")
     over = state["game_over"]
     contract = rules.contract(state["round"])
@@ -91,7 +91,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         else None,
         "my_answer": _my_answer(state, seat),
         "round_scores": [r[:] for r in state["scores"]],
-        "total_scores": state["totals"][:],
+        # MAYI melds score at once [RULES 3]: the running totals include this round's.
+        "round_mayi_scores": [c * rules.mayi_meld_score for c in state["mayi_count"]],
+        "total_scores": [
+            t + (0 if over else c * rules.mayi_meld_score)
+            for t, c in zip(state["totals"], state["mayi_count"], strict=True)
+        ],
         "rounds_out": state["rounds_out"][:],
         "game_over": over,
         "places": state["places"][:] if state["places"] else None,

@@ -37,7 +37,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     """
     rules = get_ruleset(state["ruleset"])
     n = state["players"]
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+    ):
         raise ValueError(f"no seat {seat!r} at this table")
     over = state["game_over"]
     contract = rules.contract(state["round"])

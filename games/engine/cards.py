@@ -35,7 +35,8 @@ def parse_face(face: str) -> Parsed:
         return (WILD_RANK, WILD)
     suit = face[-1]
     digits = face[:-1]
-    if suit not in SUITS or not digits.isdigit() or digits.startswith("0"):
+    # isascii: str.isdigit also accepts other scripts' digits, which int() would read.
+    if suit not in SUITS or not (digits.isascii() and digits.isdigit()) or digits.startswith("0"):
         raise CardError(f"not a face: {face!r}")
     rank = int(digits)
     if not 1 <= rank <= 13:

@@ -16,3 +16,8 @@ logger = logging.getLogger("games.events")
 def table_changed(table_id: int, version: int) -> None:
     """Table ``table_id`` committed ``version``."""
     logger.debug("table %s changed to version %s", table_id, version)
+    # Imported here: games.live reads tables through the services, which import this module.
+    from games.live import broadcast_table
+
+    # First, so that the "committed_at" stamp is taken as close to the commit as possible.
+    broadcast_table(table_id, version)

@@ -1,7 +1,8 @@
-"""ASGI entry point, served by daphne.
+"""ASGI entry point, served by daphne: HTTP through Django, websockets through Channels.
 
-Only HTTP is routed today; the websocket route for live tables is added here (issue 4) with
-``"websocket": ...`` beside ``"http"``.
+Websockets pass the origin check first (the Origin header must name one of ALLOWED_HOSTS, so
+another site's page cannot open a socket with our visitor's cookie), then the session and user
+middleware, then the routes in games/routing.py.
 """
 
 import os
@@ -10,13 +11,24 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mayi_site.settings")
 
-# Django must be set up before anything imports models (consumers will).
+# Django must be set up before anything imports models (the consumers do).
 django.setup(set_prefix=False)
 
 from mayi_site.handlers import SyncChainASGIHandler  # noqa: E402
 
 django_asgi_app = SyncChainASGIHandler()
 
-from channels.routing import ProtocolTypeRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -24,7 +24,7 @@ def table_get_for_user(
     if table is None:
         raise TableNotFound(f"there is no table {table_id}")
     seats = table_seats(table)
-    if not table.public and not any(s.user_id == user.pk and user.pk for s in seats):
+    if not table.public and seat_of(seats, user) is None:
         raise NotSeated("this table is private")
     return table, seats
 
@@ -44,9 +44,11 @@ def table_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Table]:
 
 
 def seat_of(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> Seat | None:
+    """The user's seat, for what they may see. An expelled player's seat is the bot's now:
+    they see what a spectator sees (and nothing on a private table), here and on the socket."""
     if not user.pk:
         return None
-    return next((s for s in seats if s.user_id == user.pk), None)
+    return next((s for s in seats if s.user_id == user.pk and not s.expelled), None)
 
 
 def table_meta(

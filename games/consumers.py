@@ -1,0 +1,154 @@
+"""The websocket of a table: each socket gets its own user's view on connect, after every
+committed change, and on request. Thin: the frames and actions come from games.live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from pydantic import TypeAdapter, ValidationError
+
+from games import live, services
+from games.api_schemas import ActionIn
+from games.engine import IllegalMove
+
+_action = TypeAdapter(ActionIn)
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """``/ws/tables/<id>/``. Client messages: ``{"type": "sync", "version": N}`` and
+    ``{"type": "action", "action": {...}, "expect_version": N}``."""
+
+    table_id: int
+    version: int
+    group: str | None = None
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.version = -1
+        # Accept before deciding, so that a refusal reaches the client as a 4xxx close code
+        # (a close before accept is only an HTTP 403 to the browser). Nothing is sent first.
+        await self.accept()
+        # Join the group before reading the table: a change committed between the read and the
+        # join would otherwise be missed; one committed after the read is a newer version.
+        self.group = live.group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.push()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        # Coalesce: a frame already sent at this version or later makes this one redundant.
+        if event["version"] <= self.version:
+            return
+        await self.push(committed_at=event.get("committed_at"), announced=event["version"])
+
+    async def push(
+        self,
+        *,
+        force: bool = False,
+        committed_at: float | None = None,
+        announced: int | None = None,
+    ) -> None:
+        """Read the table for this user now (the session and seat are checked every time)."""
+        try:
+            frame = await self._frame()
+        except live.Refused as exc:
+            await self.refuse(exc)
+            return
+        await self.send_frame(frame, force=force, committed_at=committed_at, announced=announced)
+
+    async def send_frame(
+        self,
+        frame: dict[str, Any],
+        *,
+        force: bool = False,
+        committed_at: float | None = None,
+        announced: int | None = None,
+    ) -> None:
+        if frame["version"] <= self.version and not force:
+            return
+        self.version = frame["version"]
+        if committed_at is not None and announced == frame["version"]:
+            frame["committed_at"] = committed_at
+        await self.send_json(frame)
+
+    async def refuse(self, exc: live.Refused) -> None:
+        await self.send_json({"type": "refused", "error": {"code": exc.code, "message": str(exc)}})
+        await self.close(code=exc.code)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "sync":
+            await self.sync(content.get("version"))
+        elif kind == "action":
+            await self.act(content.get("action"), content.get("expect_version"))
+        else:
+            await self.error("bad_request", 'send {"type": "sync"} or {"type": "action"}')
+
+    async def sync(self, version: Any) -> None:
+        """A client that suspects it missed a frame: a fresh frame if its version is stale."""
+        try:
+            frame = await self._frame()
+        except live.Refused as exc:
+            await self.refuse(exc)
+            return
+        if frame["version"] == version:
+            self.version = max(self.version, frame["version"])
+            await self.send_json({"type": "current", "version": version})
+        else:
+            await self.send_frame(frame, force=True)
+
+    async def act(self, action: Any, expect_version: Any) -> None:
+        """The same service as ``POST /api/tables/<id>/actions``; errors in the API's shape."""
+        if not isinstance(action, dict):
+            await self.error("bad_request", "action must be an object")
+            return
+        try:
+            parsed = _action.validate_python({**action, "expect_version": expect_version})
+        except ValidationError as exc:
+            await self.error("bad_request", _first_error(exc))
+            return
+        clean = parsed.model_dump(exclude={"expect_version"}, exclude_none=True)
+        try:
+            frame = await database_sync_to_async(live.table_act)(
+                table_id=self.table_id,
+                session_key=self._session_key(),
+                action=clean,
+                expect_version=parsed.expect_version,
+            )
+        except live.Refused as exc:
+            await self.refuse(exc)
+            return
+        except services.StaleVersion as exc:
+            await self.error(exc.code, exc.message)
+            await self.push(force=True)
+            return
+        except services.ServiceError as exc:
+            await self.error(exc.code, exc.message)
+            return
+        except IllegalMove as exc:
+            await self.error(exc.code, exc.message)
+            return
+        await self.send_frame(frame, force=True)
+
+    async def error(self, code: str, message: str) -> None:
+        await self.send_json({"type": "error", "error": {"code": code, "message": message}})
+
+    async def _frame(self) -> dict[str, Any]:
+        return await database_sync_to_async(live.table_frame)(
+            table_id=self.table_id, session_key=self._session_key()
+        )
+
+    def _session_key(self) -> str | None:
+        session = self.scope.get("session")
+        return session.session_key if session is not None else None
+
+
+def _first_error(exc: ValidationError) -> str:
+    item = exc.errors()[0]
+    where = ".".join(str(p) for p in item.get("loc", ()))
+    return f"{where or 'action'}: {item.get('msg', 'invalid')}"

@@ -1,0 +1,111 @@
+"""Live tables over websockets: the broadcast after a commit, and the frame each socket gets.
+
+The group message says only "table X is now at version N" (and when it was committed): no view
+travels through the channel layer, so a frame can only ever hold what its own consumer read for
+its own user from the database, the same way ``GET /api/tables/<id>`` does.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from importlib import import_module
+from types import SimpleNamespace
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib import auth
+from django.contrib.auth.models import AbstractBaseUser
+
+logger = logging.getLogger("games.live")
+
+# Close codes of a refused or ended socket (4000-4999 are the application's own). The page
+# reads them: 4401 asks to sign in again, 4403 and 4404 stop reconnecting.
+CLOSE_SIGNED_OUT = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class Refused(Exception):
+    """This socket may not (or may no longer) see this table; ``code`` is the close code."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def group_name(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def broadcast_table(table_id: int, version: int) -> None:
+    """Tell every socket of the table that ``version`` committed. Called from on_commit.
+
+    ``committed_at`` (epoch seconds, stamped here, right after the commit) lets a client or
+    bench/fanout.py measure the delay to its frame. A lost broadcast costs a client only
+    freshness (it re-syncs by version on its next frame, reconnect or sync), never correctness,
+    so a channel layer failure is logged and never fails the request that committed.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {
+        "type": "table.changed",
+        "table": table_id,
+        "version": version,
+        "committed_at": time.time(),
+    }
+    try:
+        async_to_sync(layer.group_send)(group_name(table_id), message)
+    except Exception:
+        logger.exception("could not broadcast table %s version %s", table_id, version)
+
+
+def session_user(session_key: str | None) -> AbstractBaseUser | None:
+    """The signed-in user of a session, read afresh (None when logged out, expired or stale).
+
+    Django's own ``auth.get_user`` does the checks a request gets: the session still exists and
+    has not expired, its backend is configured, the user exists and is active, and the session
+    hash still matches (a password change signs other sessions out).
+    """
+    if not session_key:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+    return user if user.is_authenticated else None
+
+
+def table_frame(*, table_id: int, session_key: str | None) -> dict[str, Any]:
+    """The frame for this session's user: exactly what ``GET /api/tables/<id>`` answers them,
+    plus ``type`` and ``version``. Raises Refused when they may not see the table (any more).
+    """
+    from games import services
+
+    user = session_user(session_key)
+    if user is None:
+        raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
+    try:
+        table, seats = services.table_get_for_user(table_id=table_id, user=user)
+    except services.TableNotFound as exc:
+        raise Refused(CLOSE_NOT_FOUND, exc.message) from None
+    except services.NotSeated as exc:
+        raise Refused(CLOSE_FORBIDDEN, exc.message) from None
+    return {"type": "table", "version": table.version, **services.table_payload(table, seats, user)}
+
+
+def table_act(
+    *, table_id: int, session_key: str | None, action: dict[str, Any], expect_version: int
+) -> dict[str, Any]:
+    """Play an action sent over the socket through the same service as the HTTP API, and
+    return the fresh frame. Raises Refused, or the service's and engine's errors."""
+    from games import services
+
+    user = session_user(session_key)
+    if user is None:
+        raise Refused(CLOSE_SIGNED_OUT, "sign in to play")
+    table, seats = services.table_submit_action(
+        table_id=table_id, user=user, action=action, expect_version=expect_version
+    )
+    return {"type": "table", "version": table.version, **services.table_payload(table, seats, user)}

@@ -1,5 +1,5 @@
 """Server-rendered pages: the lobby and a table. Table life (join, leave, bots, start) uses plain
-forms; game actions go through the JSON API from static/js/table.js."""
+forms; the game is drawn and played by static/js/table.js (JSON API + the table's websocket)."""
 
 from __future__ import annotations
 
@@ -69,35 +69,16 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
     payload = services.table_payload(table, seats, request.user)
-    view = payload["view"]
-    names = {
-        s.position: (s.user.get_username() if s.user else f"Bot {s.position + 1}") for s in seats
-    }
-    players = []
-    if view is not None:
-        for position in range(view["players"]):
-            players.append(
-                {
-                    "position": position,
-                    "name": names.get(position, "?"),
-                    "hand_size": view["hand_sizes"][position],
-                    "down": view["contract_down"][position],
-                    "buys": view["buys_used"][position],
-                    "total": view["total_scores"][position],
-                    "active": view["active_seat"] == position,
-                    "dealer": view["dealer_seat"] == position,
-                    "place": view["places"][position] if view.get("places") else None,
-                }
-            )
+    # The game itself is drawn by static/js/table.js from this payload (the same JSON as
+    # GET /api/tables/<id>), then from the frames of the table's websocket.
     return render(
         request,
         "games/table.html",
         {
             "table": table,
             "meta": payload["table"],
-            "view": view,
-            "players": players,
-            "names": names,
+            "payload": payload,
+            "view": payload["view"],
             "is_host": table.host_id == request.user.pk,
         },
     )

@@ -20,3 +20,27 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
+
+
+class Profile(models.Model):
+    """Preferences for reminders, and vacation (clocks paused); made on first use."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    email_turn = models.BooleanField("email me when it is my turn", default=True)
+    email_clock = models.BooleanField(
+        "email me when half and 80% of my clock are gone", default=True
+    )
+    # No email between these local times (in time_zone); what falls due then is sent after.
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # While in the future, this player's turn clocks are paused at every table.
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    # Vacation days spent in vacation_year (the allowance is per calendar year, UTC).
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"profile of {self.user}"

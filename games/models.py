@@ -38,6 +38,17 @@ class Table(models.Model):
     state = models.JSONField(null=True, blank=True)
     window_deadline = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # When the active seat's clock started (moved later while its player is on vacation):
+    # the time a turn used is charged to the seat's bank from here (games/services/clocks.py).
+    turn_started = models.DateTimeField(null=True, blank=True)
+    # Counts clock starts, so a reminder names the turn it is about.
+    turn_seq = models.PositiveIntegerField(default=0)
+    # The version whose near deadlines were queued as ETA tasks: the sweep queues a deadline
+    # once, when it comes within the horizon, and claims that with a conditional update.
+    timers_queued = models.PositiveIntegerField(null=True, blank=True)
+    # The next reminder about the running turn is due then (stage: 0 turn, 1 half, 2 80%).
+    remind_at = models.DateTimeField(null=True, blank=True)
+    remind_stage = models.PositiveSmallIntegerField(default=0)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hosted_tables"
     )
@@ -58,6 +69,11 @@ class Table(models.Model):
                 name="table_turn_deadline_idx",
                 condition=Q(turn_deadline__isnull=False),
             ),
+            models.Index(
+                fields=["remind_at"],
+                name="table_remind_at_idx",
+                condition=Q(remind_at__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -66,6 +82,12 @@ class Table(models.Model):
     @property
     def seat_count(self) -> int:
         return int(self.options.get("seats", MIN_SEATS))
+
+
+class BuyOrder(models.TextChoices):
+    ASK = "ask", "ask me"
+    NEVER = "never", "never buy"
+    COMPLETES = "completes", "buy a card that completes a book or run in my hand"
 
 
 class Seat(models.Model):
@@ -83,6 +105,13 @@ class Seat(models.Model):
     missed_turns = models.PositiveSmallIntegerField(default=0)
     # An expelled player's seat is played by the bot to the end of the game.
     expelled = models.BooleanField(default=False)
+    # Seconds left in this seat's time bank, not counting a running turn; None until the
+    # seat's first turn ends (the table's starting allowance).
+    clock_bank = models.FloatField(null=True, blank=True)
+    # The player's standing order for "May I?" windows (games/services/orders.py).
+    buy_order = models.CharField(max_length=10, choices=BuyOrder.choices, default=BuyOrder.ASK)
+    # With buy_order "completes": buy only while this seat has bought fewer this round.
+    buy_order_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -148,6 +177,8 @@ class RoundResult(models.Model):
     mayi_melds = models.PositiveSmallIntegerField(default=0)
     # The seat was played by a bot (a bot seat, or an expelled player's).
     by_bot = models.BooleanField(default=False)
+    # The player was expelled by the turn clock by the end of this round (for ratings).
+    expelled = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -161,6 +192,50 @@ class RoundResult(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table_id} round {self.round_no} seat {self.seat}: {self.score}"
+
+
+class Reminder(models.Model):
+    """One reminder email about one turn: the row is the record that it was (or will not be)
+    sent, so a sweep or a task running twice never sends it twice."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "your turn"
+        HALF = "half", "half your clock gone"
+        LATE = "late", "80% of your clock gone"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        SENT = "sent", "sent"
+        SKIPPED = "skipped", "skipped"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reminders")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    turn_seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    # Not before then (quiet hours move it); queued: when a task was last queued for it.
+    due = models.DateTimeField()
+    queued = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=40, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    sent = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "turn_seq", "kind", "user"], name="reminder_unique"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["due"],
+                name="reminder_pending_idx",
+                condition=Q(status="pending"),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} reminder to {self.user_id}, table {self.table_id}: {self.status}"
 
 
 class BenchWrite(models.Model):

@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Marks signed-in users online (games/presence.py), so reminders skip them.
+    "games.presence.PresenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # axes must come last so it sees the outcome of every authentication attempt.
@@ -151,6 +153,47 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Celery (mayi_site/celery.py): Redis when REDIS_URL is set; otherwise the in-process memory
+# broker that the embedded worker of ./scripts/start consumes (games/embedded.py).
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("MAYI_CELERY_QUEUE", "mayi")
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+# A task is acknowledged when it finished, and given back if its worker dies mid-way, so a
+# killed worker loses nothing; each worker process reserves one task at a time.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis redelivers a task not acknowledged within this many seconds. No task waits with an ETA
+# longer than MAYI_TIMER_HORIZON (5 min), so nothing is redelivered while still waiting; a
+# task lost with a killed worker comes back after this, and finds its deadline already fired.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_TIMEZONE = "UTC"
+# Exactly one beat runs this (see mayi_site/celery.py and the README).
+MAYI_SWEEP_SECONDS = float(os.environ.get("MAYI_SWEEP_SECONDS", "2"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": MAYI_SWEEP_SECONDS,
+        # A sweep that waited longer than a few intervals is superseded by the next one.
+        "options": {"expires": MAYI_SWEEP_SECONDS * 5, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+}
+# Deadlines closer than this get an ETA task at once; the sweep queues the others later.
+MAYI_TIMER_HORIZON = int(os.environ.get("MAYI_TIMER_HORIZON", "300"))
+# Clocks: the shortest turn clock or buy-window timer a table may ask for (tests lower it).
+MAYI_MIN_CLOCK_SECONDS = int(os.environ.get("MAYI_MIN_CLOCK_SECONDS", "30"))
+# Vacation days each player may spend per calendar year to pause their clocks.
+MAYI_VACATION_DAYS_PER_YEAR = int(os.environ.get("MAYI_VACATION_DAYS_PER_YEAR", "20"))
+# Reminders: "online" means a request or a websocket within this many seconds (games/presence.py).
+MAYI_ONLINE_SECONDS = int(os.environ.get("MAYI_ONLINE_SECONDS", "300"))
+# The "your turn" email waits this long, so a player who is about to look gets none.
+MAYI_TURN_REMINDER_DELAY = int(os.environ.get("MAYI_TURN_REMINDER_DELAY", "60"))
+# The address emails link to.
+MAYI_SITE_URL = os.environ.get("MAYI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

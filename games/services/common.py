@@ -6,7 +6,7 @@ import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from games import engine
 from games.events import table_changed
-from games.models import Move, RoundResult, Seat, Table
+from games.models import BuyOrder, Move, RoundResult, Seat, Table
 
+from . import clocks, timers
 from .errors import Busy, TableNotFound
 
 logger = logging.getLogger("games.services")
@@ -54,7 +55,7 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     """
     seats = list(
         Seat.objects.select_for_update(of=("table",))
-        .select_related("table", "table__host", "user")
+        .select_related("table", "table__host", "user__profile")
         .filter(table_id=table_id)
         .order_by("position")
     )
@@ -68,7 +69,10 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
 
 
 def table_seats(table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+    # The profile comes along for the clocks (a player on vacation); no extra query.
+    return list(
+        Seat.objects.filter(table=table).select_related("user__profile").order_by("position")
+    )
 
 
 def _is_contention(exc: OperationalError) -> bool:
@@ -160,6 +164,7 @@ class Transition:
                     buys=buys[position],
                     mayi_melds=mayi[position],
                     by_bot=bool(seat and seat.played_by_bot),
+                    expelled=bool(seat and seat.expelled),
                 )
             )
 
@@ -169,20 +174,26 @@ class Transition:
         self.record(seat, action, events, by_bot)
 
     def run_bots(self) -> None:
-        """Let bot-played seats act until only people (or nobody) can act.
+        """Let bot-played seats act, and standing orders answer "May I?", until only people
+        (or nobody) can act.
 
         Each pass recomputes who may act from the new state. A bot that proposes nothing, or an
         action the engine refuses, stops the loop instead of spinning; the turn clock then
         covers that seat. The cap bounds one transaction even for a table of bots only.
         """
         bots = {s.position for s in self.seats if s.played_by_bot}
-        if not bots:
+        orders = {
+            s.position: s for s in self.seats if s.buy_order != BuyOrder.ASK and not s.played_by_bot
+        }
+        if not bots and not orders:
             return
         for _ in range(settings.MAYI_MAX_BOT_ACTIONS):
             if self.state.get("game_over"):
                 return
             acted = False
-            for position in engine.seats_to_act(self.state):
+            if orders:
+                acted = self._answer_by_orders(orders)
+            for position in [] if acted else engine.seats_to_act(self.state):
                 if position not in bots:
                     continue
                 action = choose_action(self.state, position)
@@ -199,8 +210,27 @@ class Transition:
                 return
         logger.warning("table %s: bots hit the per-request cap", self.table.pk)
 
+    def _answer_by_orders(self, orders: dict[int, Seat]) -> bool:
+        """Answer for the first seat whose standing order decides a window (or, early [D], the
+        card on the pile before the next player draws). True if one answered."""
+        from games.engine.legal import answerers
+
+        for position in answerers(self.state):
+            seat = orders.get(position)
+            if seat is None:
+                continue
+            answer = standing_answer(self.state, position, seat.buy_order, seat.buy_order_limit)
+            try:
+                self.apply(position, {"type": answer, "standing_order": True})
+            except engine.IllegalMove as exc:
+                logger.error("standing order at table %s seat %s: %s", self.table.pk, position, exc)
+                return False
+            return True
+        return False
+
     def commit(self, *, now: datetime | None = None) -> Table:
-        """Write the moves, results and new state; bump the version; set the deadlines.
+        """Write the moves, results and new state; bump the version; set the deadlines and
+        charge the clock of a turn that ended.
 
         The caller holds the table lock (see :func:`lock_table`) inside ``transaction.atomic``.
         """
@@ -212,52 +242,75 @@ class Transition:
             RoundResult.objects.bulk_create(self.results)
         table.move_count += len(self.moves)
         table.version += 1
-        table.state = self.state
-        public = engine.view(self.state, None)
-        if public.get("game_over"):
+        if self.state.get("game_over"):
             table.status = Table.Status.FINISHED
-            table.window_deadline = table.turn_deadline = None
         else:
             table.status = Table.Status.PLAYING
-            set_deadlines(table, public, self, now)
-        table.save(
-            update_fields=[
-                "state",
-                "version",
-                "move_count",
-                "status",
-                "window_deadline",
-                "turn_deadline",
-                "updated",
-            ]
-        )
+        # Before table.state is replaced: the clocks compare the old state with the new.
+        banks = clocks.set_deadlines(table, self.seats, self, now)
+        if self.state.get("game_over"):
+            table.window_deadline = table.turn_deadline = table.turn_started = None
+            table.remind_at = None
+        table.state = self.state
+        for seat in banks:
+            Seat.objects.filter(pk=seat.pk).update(clock_bank=seat.clock_bank)
+        table.save(update_fields=TABLE_CLOCK_FIELDS)
         on_commit_changed(table)
         return table
 
 
-def set_deadlines(table: Table, public_view: dict, change: Transition, now: datetime) -> None:
-    """A clock starts when its turn or window starts and is kept while it goes on."""
-    options = table.options
-    if public_view.get("buy_window"):
-        if change.window_opened or table.window_deadline is None:
-            table.window_deadline = now + timedelta(seconds=int(options["window_seconds"]))
-    else:
-        table.window_deadline = None
-    if public_view.get("active_seat") is None:
-        table.turn_deadline = None
-    elif change.turn_changed or table.turn_deadline is None:
-        table.turn_deadline = now + timedelta(seconds=int(options["turn_seconds"]))
+TABLE_CLOCK_FIELDS = [
+    "state",
+    "version",
+    "move_count",
+    "status",
+    "window_deadline",
+    "turn_deadline",
+    "turn_started",
+    "turn_seq",
+    "timers_queued",
+    "remind_at",
+    "remind_stage",
+    "updated",
+]
 
 
 def on_commit_changed(table: Table) -> None:
     table_id, version = table.pk, table.version
-    transaction.on_commit(lambda: table_changed(table_id, version))
+    deadlines = (table.window_deadline, table.turn_deadline)
+    queue = table.timers_queued == version
+
+    def after_commit() -> None:
+        if queue:
+            # Never lets a broker error reach the caller: the sweep queues it again.
+            timers.queue_deadlines(table_id, version, *deadlines)
+        table_changed(table_id, version)
+
+    transaction.on_commit(after_commit)
 
 
 def choose_action(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
     from games.engine.bots import choose_action as engine_choose
 
     return engine_choose(state, seat, "heuristic")
+
+
+def standing_answer(state: dict[str, Any], seat: int, order: str, limit: int | None) -> str:
+    """The answer a standing order gives for the card the seat may answer for now.
+
+    "never": no thanks. "completes": "May I?" when the card with cards of the hand makes a book
+    of 3 or a run of 4 (:func:`games.engine.orders.completes_meld`) and the seat has bought
+    fewer than ``limit`` times this round (no limit: the ruleset's cap); no thanks otherwise.
+    """
+    from games.engine.orders import completes_meld
+
+    if order != BuyOrder.COMPLETES:
+        return "no_thanks"
+    if limit is not None and state["buys"][seat] >= limit:
+        return "no_thanks"
+    window = state.get("window")
+    card = window["card"] if window else state["discard"][-1]
+    return "may_i" if completes_meld(state["hands"][seat], card) else "no_thanks"
 
 
 # Event types that start a new turn or open a buy window (names from games.engine).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +21,8 @@ from .common import (
     table_seats,
 )
 from .errors import Conflict, NotSeated, StaleVersion
+
+logger = logging.getLogger("games.services")
 
 PLATFORM_ACTIONS = frozenset({"close_window", "timeout"})
 
@@ -90,7 +93,10 @@ def table_close_buy_window(
         ):
             return False
         change = Transition(table=table, seats=table_seats(table), state=table.state)
-        change.apply(None, {"type": "close_window"})
+        try:
+            change.apply(None, {"type": "close_window"})
+        except engine.IllegalMove as exc:
+            return _drop_deadline(table, "window_deadline", exc)
         change.run_bots()
         change.commit(now=now)
     return True
@@ -101,8 +107,9 @@ def table_timeout_turn(
     *, table_id: int, expect_version: int | None = None, now: datetime | None = None
 ) -> bool:
     """The active seat's turn clock ran out: the bot plays the rest of the turn and the seat
-    gets a strike; enough strikes in a row expel the player. Safe to call twice, like
-    :func:`table_close_buy_window`.
+    gets a strike; enough strikes in a row expel the player (a bot plays the seat to the end).
+    Both are events of the timeout's move, so everyone sees them in the log. Safe to call
+    twice, like :func:`table_close_buy_window`.
     """
     now = now or timezone.now()
     with transaction.atomic():
@@ -117,13 +124,31 @@ def table_timeout_turn(
         seats = table_seats(table)
         active = engine.view(table.state, None).get("active_seat")
         change = Transition(table=table, seats=seats, state=table.state, turn_changed=True)
-        change.apply(None, {"type": "timeout"})
+        try:
+            change.apply(None, {"type": "timeout"})
+        except engine.IllegalMove as exc:
+            return _drop_deadline(table, "turn_deadline", exc)
         seat = next((s for s in seats if s.position == active), None)
         if seat is not None and not seat.played_by_bot:
             seat.missed_turns += 1
-            if seat.missed_turns >= int(table.options.get("strikes", 3)):
+            limit = int(table.options.get("strikes", 3))
+            events = change.moves[-1].events
+            events.append(
+                {"type": "strike", "seat": seat.position, "strikes": seat.missed_turns, "of": limit}
+            )
+            if seat.missed_turns >= limit:
                 seat.expelled = True
+                events.append({"type": "expelled", "seat": seat.position})
             seat.save(update_fields=["missed_turns", "expelled"])
         change.run_bots()
         change.commit(now=now)
     return True
+
+
+def _drop_deadline(table: Table, field: str, exc: engine.IllegalMove) -> bool:
+    """A deadline the engine has nothing to do for (a state the clocks did not foresee): clear
+    it rather than let every sweep try again, and say so loudly."""
+    logger.error("table %s: %s fired but the engine refused: %s", table.pk, field, exc)
+    setattr(table, field, None)
+    table.save(update_fields=[field])
+    return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -15,8 +16,9 @@ from games.models import MAX_SEATS, MIN_SEATS, Seat, Table
 from .common import Transition, lock_table, on_commit_changed, retry_on_contention, table_seats
 from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
 
-MIN_CLOCK_SECONDS = 10
+# The shortest clock is settings.MAYI_MIN_CLOCK_SECONDS (30 s; tests of the timers lower it).
 MAX_CLOCK_SECONDS = 30 * 24 * 3600
+MAX_BANK_SECONDS = 60 * 24 * 3600
 DEFAULT_TURN_SECONDS = 24 * 3600
 DEFAULT_WINDOW_SECONDS = 3600
 DEFAULT_STRIKES = 3
@@ -38,16 +40,30 @@ def table_create(
     strikes: int = DEFAULT_STRIKES,
     public: bool = True,
     engine_options: dict[str, Any] | None = None,
+    bank_seconds: int | None = None,
+    bank_max_seconds: int | None = None,
 ) -> Table:
-    """Open a table with ``host`` in seat 0."""
+    """Open a table with ``host`` in seat 0.
+
+    Time control (games/services/clocks.py): each seat starts with ``bank_seconds`` (default
+    ``turn_seconds``), gets ``turn_seconds`` more after each turn, and never holds more than
+    ``bank_max_seconds`` (default the larger of the two). ``window_seconds`` is the "May I?"
+    window's timer.
+    """
+    low = settings.MAYI_MIN_CLOCK_SECONDS
+    turn = _int_option("turn_seconds", turn_seconds, low, MAX_CLOCK_SECONDS)
+    bank = turn if bank_seconds is None else bank_seconds
+    bank = _int_option("bank_seconds", bank, low, MAX_BANK_SECONDS)
+    cap = max(bank, turn) if bank_max_seconds is None else bank_max_seconds
+    cap = _int_option("bank_max_seconds", cap, low, MAX_BANK_SECONDS)
+    if cap < bank or cap < turn:
+        raise BadOptions("bank_max_seconds must be at least bank_seconds and turn_seconds")
     options = {
         "seats": _int_option("seats", seats, MIN_SEATS, MAX_SEATS),
-        "turn_seconds": _int_option(
-            "turn_seconds", turn_seconds, MIN_CLOCK_SECONDS, MAX_CLOCK_SECONDS
-        ),
-        "window_seconds": _int_option(
-            "window_seconds", window_seconds, MIN_CLOCK_SECONDS, MAX_CLOCK_SECONDS
-        ),
+        "turn_seconds": turn,
+        "bank_seconds": bank,
+        "bank_max_seconds": cap,
+        "window_seconds": _int_option("window_seconds", window_seconds, low, MAX_CLOCK_SECONDS),
         "strikes": _int_option("strikes", strikes, 1, 20),
         "engine": dict(engine_options or {}),
     }

@@ -14,6 +14,19 @@ from games.models import Move, RoundResult, Seat
 from .conftest import SEED
 
 
+def clock_stops(before: dict, after: dict, seat: int | None = None) -> bool:
+    """Did the turn running in ``before`` (``seat``'s, if given) stop? Its time is then charged
+    to the seat's bank: one more query (games/services/clocks.py)."""
+    if before["phase"] not in ("draw", "play") or (seat is not None and before["active"] != seat):
+        return False
+    return (
+        after["game_over"]
+        or after["round"] != before["round"]
+        or after["active"] != before["active"]
+        or after["phase"] not in ("draw", "play")
+    )
+
+
 def test_three_people_play_a_whole_game_through_the_api(three_player_game, api_for):
     """Each client decides from its own copy of the game (it knows the seed, as a test may),
     sends the action with its token, and checks the server's view equals its own. The SQL
@@ -33,6 +46,7 @@ def test_three_people_play_a_whole_game_through_the_api(three_player_game, api_f
         with CaptureQueriesContext(connection) as ctx:
             response = clients[seat].act(table.pk, version, **action)
         assert response.status_code == 200, (action, response.content)
+        before = local
         local, events = engine.apply(local, seat, action)
         body = response.json()
         assert body["view"] == engine.view(local, seat)
@@ -40,6 +54,8 @@ def test_three_people_play_a_whole_game_through_the_api(three_player_game, api_f
         version += 1
         actions += 1
         kind = "round_end" if any(e["type"] == "round_ended" for e in events) else "move"
+        if clock_stops(before, local):
+            kind += "+clock"
         queries[kind].append((local["round"], len(ctx.captured_queries)))
 
     assert body["table"]["status"] == "finished"
@@ -54,10 +70,15 @@ def test_three_people_play_a_whole_game_through_the_api(three_player_game, api_f
         assert result.user_id == clients[result.seat].user.pk
     assert totals == local["totals"]
 
-    # One query count for every ordinary action, round 1 as round 7; a round's end adds one.
+    # One query count for every ordinary action, round 1 as round 7; a round's end adds one,
+    # and so does the end of a turn (its time is charged to the seat's bank).
     move_counts = {count for _, count in queries["move"]}
     assert len(move_counts) == 1, queries["move"]
-    assert {count for _, count in queries["round_end"]} == {move_counts.pop() + 1}
+    base = move_counts.pop()
+    assert {count for _, count in queries["move+clock"]} == {base + 1}
+    assert {count for _, count in queries["round_end+clock"]} == {base + 2}
+    # A round that ends on an answer (a held discard goes out) stops no running clock.
+    assert {count for _, count in queries["round_end"]} <= {base + 1}
     assert {r for r, _ in queries["move"]} == set(range(1, 8))
 
     # The move log rebuilds the game exactly.
@@ -73,7 +94,7 @@ def test_with_bots_a_person_only_waits_on_people(bot_game, alice, api_for):
     table = bot_game
     client = api_for(alice)
     body = client.get(f"/api/tables/{table.pk}").json()
-    counts: dict[bool, set[int]] = {False: set(), True: set()}
+    counts: dict[tuple[bool, bool], set[int]] = defaultdict(set)
     requests = bot_moves_seen = 0
     while body["table"]["status"] == "playing":
         table.refresh_from_db()
@@ -81,6 +102,7 @@ def test_with_bots_a_person_only_waits_on_people(bot_game, alice, api_for):
         action = choose_action(table.state, 0)
         results_before = RoundResult.objects.filter(table=table).count()
         moves_before = table.move_count
+        state_before = table.state
         with CaptureQueriesContext(connection) as ctx:
             response = client.act(table.pk, body["table"]["version"], **action)
         assert response.status_code == 200, response.content
@@ -89,12 +111,16 @@ def test_with_bots_a_person_only_waits_on_people(bot_game, alice, api_for):
         table.refresh_from_db()
         bot_moves_seen = max(bot_moves_seen, table.move_count - moves_before - 1)
         round_ended = RoundResult.objects.filter(table=table).count() != results_before
-        counts[round_ended].add(len(ctx.captured_queries))
+        after, _ = engine.apply(state_before, 0, action)
+        counts[round_ended, clock_stops(state_before, after, 0)].add(len(ctx.captured_queries))
     assert body["view"]["game_over"]
     # However many moves the bots made in a request (up to bot_moves_seen), one count.
     assert bot_moves_seen >= 3
-    assert len(counts[False]) == 1, counts
-    assert counts[True] == {next(iter(counts[False])) + 1}, counts
+    # The end of alice's turn adds one query (her bank), a round's end one more.
+    assert len(counts[False, False]) == 1, counts
+    base = next(iter(counts[False, False]))
+    assert counts[False, True] == {base + 1}, counts
+    assert counts[True, False] | counts[True, True] <= {base + 1, base + 2}, counts
     bot_moves = Move.objects.filter(table=table, by_bot=True).count()
     assert bot_moves > requests
     assert RoundResult.objects.filter(table=table, by_bot=True).count() == 14

@@ -1,0 +1,63 @@
+"""The embedded Celery worker and beat of ``./scripts/start`` (no REDIS_URL, nothing else
+running): a real Celery worker consuming the ``memory://`` broker, in a daemon thread of the
+daphne process, and beat in another thread of the same process.
+
+The memory broker lives in this process, so the tasks the site queues after each commit and
+the sweeps beat queues are all consumed here. This is the only beat of the embedded mode: with
+REDIS_URL, scripts/start runs a worker and one beat as separate processes instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+logger = logging.getLogger("games.embedded")
+
+ENV_FLAG = "MAYI_EMBEDDED_WORKER"
+_started = False
+_lock = threading.Lock()
+
+
+def wanted() -> bool:
+    return os.environ.get(ENV_FLAG, "") == "1"
+
+
+def start() -> None:
+    """Start the worker and beat threads once per process."""
+    global _started
+    with _lock:
+        if _started:
+            return
+        _started = True
+    from celery.beat import EmbeddedService
+    from celery.worker import WorkController
+    from django.conf import settings
+
+    from mayi_site.celery import app
+
+    if not settings.CELERY_BROKER_URL.startswith("memory://"):
+        logger.warning("embedded worker with broker %s: is this meant?", settings.CELERY_BROKER_URL)
+    worker = WorkController(
+        app=app,
+        # Threads: the sweep and the timers may run side by side; the row locks order them.
+        pool="threads",
+        concurrency=2,
+        hostname=f"embedded-{os.getpid()}@localhost",
+        queues=[settings.CELERY_TASK_DEFAULT_QUEUE],
+        without_heartbeat=True,
+        without_mingle=True,
+        without_gossip=True,
+    )
+    threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()
+    # thread=True: a forked beat would queue into its own copy of the memory broker.
+    beat = EmbeddedService(app, thread=True, schedule_filename=_schedule_file())
+    beat.start()
+    logger.info("embedded Celery worker and beat started")
+
+
+def _schedule_file() -> str:
+    from django.conf import settings
+
+    return str(settings.BASE_DIR / ".celerybeat-schedule")

@@ -1,0 +1,129 @@
+"""Deadline timers: queue the Celery task for a near deadline, and the sweep that fires overdue
+ones and queues the ones that came near.
+
+The deadline is a column of the table row; Redis only carries a reminder to look at it. Each
+platform action re-checks the deadline (and the version, when given) under the table's row lock
+(:mod:`games.services.play`), so a task delivered late, early or twice does nothing wrong, and
+a task lost with a worker or a flushed Redis costs one sweep interval.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.engine import IllegalMove
+from games.models import Table
+
+from .errors import ServiceError
+
+logger = logging.getLogger("games.timers")
+
+SWEEP_BATCH = 50
+
+
+def queue_deadlines(
+    table_id: int,
+    version: int,
+    window_deadline: datetime | None,
+    turn_deadline: datetime | None,
+    *,
+    now: datetime | None = None,
+) -> int:
+    """Queue an ETA task for each deadline within the horizon (after commit). Returns how many.
+
+    A broker that is down is logged, never raised: the sweep fires the deadline anyway.
+    """
+    from games import tasks
+
+    now = now or timezone.now()
+    horizon = now + timedelta(seconds=settings.MAYI_TIMER_HORIZON)
+    queued = 0
+    for deadline, task in (
+        (window_deadline, tasks.close_buy_window),
+        (turn_deadline, tasks.timeout_turn),
+    ):
+        if deadline is None or deadline > horizon:
+            continue
+        try:
+            task.apply_async(
+                (table_id, version),
+                eta=deadline,
+                queue=settings.CELERY_TASK_DEFAULT_QUEUE,
+                # Expire well after the sweep would have fired it: a task that waited that
+                # long in a broker is stale for sure.
+                expires=deadline + timedelta(seconds=settings.MAYI_TIMER_HORIZON),
+                retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
+            )
+            queued += 1
+        except Exception:
+            logger.exception("could not queue a timer for table %s", table_id)
+    return queued
+
+
+def fire_overdue(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
+    """Apply the platform action of every overdue deadline (at most ``limit`` tables).
+
+    The rows are claimed with ``SELECT ... FOR UPDATE SKIP LOCKED``: a table a move is being
+    applied to right now is skipped (its commit sets new deadlines anyway), and two sweeps
+    running at once take disjoint rows. The timer services then re-check the deadline under
+    that same lock, so a table whose ETA task fired a moment ago is left alone.
+    """
+    from .play import table_close_buy_window, table_timeout_turn
+
+    now = now or timezone.now()
+    fired = 0
+    with transaction.atomic():
+        rows = list(
+            Table.objects.select_for_update(skip_locked=True)
+            .filter(status=Table.Status.PLAYING)
+            .filter(Q(window_deadline__lte=now) | Q(turn_deadline__lte=now))
+            .order_by("pk")
+            .values_list("pk", "window_deadline", "turn_deadline")[:limit]
+        )
+        for table_id, window_deadline, turn_deadline in rows:
+            try:
+                if window_deadline is not None and window_deadline <= now:
+                    fired += table_close_buy_window(table_id=table_id, now=now)
+                # The window's closing may have ended the turn; the service re-checks.
+                if turn_deadline is not None and turn_deadline <= now:
+                    fired += table_timeout_turn(table_id=table_id, now=now)
+            except (ServiceError, IllegalMove) as exc:
+                logger.error("sweep: table %s: %s", table_id, exc)
+    if fired:
+        logger.info("sweep fired %s overdue deadline(s)", fired)
+    return fired
+
+
+def queue_near(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
+    """Queue the ETA tasks of deadlines that came within the horizon since they were set.
+
+    Each table's near deadlines are queued once per version: claimed by the conditional
+    update of ``timers_queued``, so sweeps that overlap never queue them twice.
+    """
+    now = now or timezone.now()
+    horizon = now + timedelta(seconds=settings.MAYI_TIMER_HORIZON)
+    claimed = []
+    with transaction.atomic():
+        rows = list(
+            Table.objects.select_for_update(skip_locked=True)
+            .filter(status=Table.Status.PLAYING)
+            .filter(Q(window_deadline__lte=horizon) | Q(turn_deadline__lte=horizon))
+            .filter(Q(timers_queued__isnull=True) | ~Q(timers_queued=F("version")))
+            .order_by("pk")
+            .values_list("pk", "version", "window_deadline", "turn_deadline")[:limit]
+        )
+        for table_id, version, window_deadline, turn_deadline in rows:
+            won = (
+                Table.objects.filter(pk=table_id, version=version)
+                .filter(Q(timers_queued__isnull=True) | ~Q(timers_queued=version))
+                .update(timers_queued=version)
+            )
+            if won:
+                claimed.append((table_id, version, window_deadline, turn_deadline))
+    return sum(queue_deadlines(*row, now=now) for row in claimed)

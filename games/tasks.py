@@ -1,0 +1,51 @@
+"""Celery tasks: thin; each takes ids and calls one service (the services hold the rules).
+
+A timer task re-checks everything under the table's row lock, so it may arrive late, early or
+twice. Lock contention is retried; a table that no longer exists is nothing to do.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from games.services import reminders, timers
+from games.services.errors import Busy, TableNotFound
+from games.services.play import table_close_buy_window, table_timeout_turn
+
+logger = logging.getLogger("games.tasks")
+
+RETRY = {"autoretry_for": (Busy,), "max_retries": 5, "default_retry_delay": 0.2}
+
+
+@shared_task(ignore_result=True, **RETRY)
+def close_buy_window(table_id: int, version: int) -> bool:
+    try:
+        return table_close_buy_window(table_id=table_id, expect_version=version)
+    except TableNotFound:
+        return False
+
+
+@shared_task(ignore_result=True, **RETRY)
+def timeout_turn(table_id: int, version: int) -> bool:
+    try:
+        return table_timeout_turn(table_id=table_id, expect_version=version)
+    except TableNotFound:
+        return False
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> dict[str, int]:
+    """Beat, every MAYI_SWEEP_SECONDS: fire overdue deadlines, queue the ones that came near,
+    and queue the reminders that fell due."""
+    return {
+        "fired": timers.fire_overdue(),
+        "queued": timers.queue_near(),
+        "reminders": reminders.reminders_queue_due(),
+    }
+
+
+@shared_task(ignore_result=True, **RETRY)
+def send_reminder(reminder_id: int) -> str:
+    return reminders.reminder_send(reminder_id=reminder_id)

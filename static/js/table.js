@@ -133,6 +133,7 @@
     renderHand(mine, myTurn);
     renderScores();
     $("log").replaceChildren(...logLines.map((line) => el("li", { text: line })));
+    $("log-empty").hidden = logLines.length > 0;
     tickClocks();
   }
 
@@ -205,7 +206,8 @@
     $("hand").replaceChildren(...view.hand.map((c) => el("button", {
       type: "button", class: `card-face ${suitClass(c)}${selected.has(c) ? " selected" : ""}`, "data-card": c, text: face(c),
     })));
-    $("turn").textContent = myTurn ? `· your turn (${view.phase})` : "";
+    const PHASES = { draw: "draw a card", play: "meld, lay off, discard", done: "waiting for the “May I?” window" };
+    $("turn").textContent = myTurn ? `· your turn: ${PHASES[view.phase] || view.phase}` : "";
     const buttons = [];
     const b = (action, text, extra) => el("button", { type: "button", "data-action": action, text, ...(extra || {}) });
     if (myTurn && view.phase === "draw") {
@@ -217,7 +219,7 @@
       buttons.push(b("discard", "Discard selected"));
       if (!view.final_discard_allowed) buttons.push(b("pass", "Pass"));
     }
-    if (myTurn) buttons.push(b("mayi_meld", "MAYI meld selected"));
+    if (myTurn && (view.phase === "draw" || view.phase === "play")) buttons.push(b("mayi_meld", "MAYI meld selected"));
     $("actions").replaceChildren(...buttons);
     $("hint").textContent = myTurn && view.phase === "play" && view.contract_down[mine]
       ? "To lay off, select one card and click a meld." : "";

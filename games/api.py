@@ -12,22 +12,27 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 from ninja.security import HttpBearer, SessionAuth
 from ninja.utils import check_csrf
 
+from accounts.models import Profile
 from accounts.tokens import token_user
 from games import services
 from games.api_schemas import (
     ActionIn,
+    BuyOrderIn,
     ErrorOut,
     InviteIn,
     StaleOut,
     TableCreateIn,
     TableListOut,
     TableOut,
+    VacationIn,
+    VacationOut,
 )
 from games.engine import IllegalMove
 from games.models import BenchWrite
@@ -165,6 +170,8 @@ def create_table(request: HttpRequest, payload: TableCreateIn) -> Status:
         turn_seconds=payload.turn_seconds,
         window_seconds=payload.window_seconds,
         strikes=payload.strikes,
+        bank_seconds=payload.bank_seconds,
+        bank_max_seconds=payload.bank_max_seconds,
         public=payload.public,
         engine_options=payload.engine_options,
     )
@@ -243,6 +250,50 @@ def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> Htt
     # The hot path: the payload is built by our own code in TableOut's shape (the tests check
     # it), so it skips ninja's response validation.
     return JsonResponse(services.table_payload(table, seats, request.auth))  # type: ignore[attr-defined]
+
+
+@api.post(
+    "/tables/{int:table_id}/orders",
+    response={200: TableOut, 409: ErrorOut, **ERRORS},
+    tags=["play"],
+)
+def set_buy_order(request: HttpRequest, table_id: int, payload: BuyOrderIn) -> dict[str, Any]:
+    """My standing order for "May I?" windows at this table; it answers at once when it can."""
+    table, seats = services.seat_set_buy_order(
+        table_id=table_id,
+        user=request.auth,  # type: ignore[attr-defined]
+        order=payload.order,
+        limit=payload.limit,
+    )
+    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
+
+
+def _vacation(profile: Any) -> dict[str, Any]:
+    now = timezone.now()
+    until = profile.vacation_until if profile and profile.vacation_until else None
+    return {
+        "vacation_until": until.isoformat() if until and until > now else None,
+        "days_left": services.vacation_days_left(profile, now),
+        "days_per_year": settings.MAYI_VACATION_DAYS_PER_YEAR,
+    }
+
+
+@api.get("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
+def get_vacation(request: HttpRequest) -> dict[str, Any]:
+    profile, _ = Profile.objects.get_or_create(user=request.auth)  # type: ignore[attr-defined]
+    return _vacation(profile)
+
+
+@api.post("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
+def start_vacation(request: HttpRequest, payload: VacationIn) -> dict[str, Any]:
+    """Spend days to pause my turn clocks at every table (from now, or after the current one)."""
+    return _vacation(services.vacation_start(user=request.auth, days=payload.days))  # type: ignore[attr-defined]
+
+
+@api.post("/vacation/end", response={200: VacationOut, **ERRORS}, tags=["clocks"])
+def end_vacation(request: HttpRequest) -> dict[str, Any]:
+    """Come back early: my clocks run again; whole days not begun are given back."""
+    return _vacation(services.vacation_end(user=request.auth))  # type: ignore[attr-defined]
 
 
 @api.post("/bench/write", include_in_schema=False)

@@ -84,11 +84,40 @@ ActionIn = Annotated[
 class TableCreateIn(Strict):
     ruleset: StrictStr = Field(default="bga", max_length=20)
     seats: StrictInt = Field(default=4, description="3 to 8")
-    turn_seconds: StrictInt = Field(default=24 * 3600, description="turn clock")
+    turn_seconds: StrictInt = Field(
+        default=24 * 3600,
+        description="turn clock: seconds added to a seat's time bank after each turn (30 s to 30 days)",
+    )
+    bank_seconds: StrictInt | None = Field(
+        default=None, description="each seat's starting time bank (default: turn_seconds)"
+    )
+    bank_max_seconds: StrictInt | None = Field(
+        default=None, description="the most a time bank holds (default: the larger of the two)"
+    )
     window_seconds: StrictInt = Field(default=3600, description="buy-window timer")
     strikes: StrictInt = Field(default=3, description="missed turns in a row before expulsion")
     public: StrictBool = True
     engine_options: dict[str, Any] = Field(default_factory=dict)
+
+
+class BuyOrderIn(Strict):
+    order: Literal["ask", "never", "completes"] = Field(
+        description="ask: no order; never: always no thanks; completes: May I? when the card "
+        "with natural cards of my hand makes a book of 3 or a run of 4, else no thanks"
+    )
+    limit: StrictInt | None = Field(
+        default=None, description="completes: buy only while I bought fewer this round"
+    )
+
+
+class VacationIn(Strict):
+    days: StrictInt = Field(description="whole days to pause my clocks at every table")
+
+
+class VacationOut(Schema):
+    vacation_until: str | None
+    days_left: int
+    days_per_year: int
 
 
 class InviteIn(Strict):
@@ -101,6 +130,26 @@ class SeatOut(Schema):
     is_bot: bool
     missed_turns: int
     expelled: bool
+
+
+class SeatClockOut(Schema):
+    position: int
+    seconds_left: int
+    running: bool
+    vacation_until: str | None
+
+
+class ClocksOut(Schema):
+    bank_seconds: int
+    add_seconds: int
+    max_seconds: int
+    turn_started: str | None
+    seats: list[SeatClockOut]
+
+
+class BuyOrderOut(Schema):
+    order: str
+    limit: int | None
 
 
 class TableMetaOut(Schema):
@@ -117,6 +166,10 @@ class TableMetaOut(Schema):
     invite_code: str | None
     my_seat: int | None
     seats: list[SeatOut]
+    bank_seconds: int | None = None
+    bank_max_seconds: int | None = None
+    clocks: ClocksOut | None = None
+    buy_order: BuyOrderOut | None = None
     window_deadline: str | None
     turn_deadline: str | None
     created: str

@@ -14,6 +14,7 @@ from .errors import (
     StaleVersion,
     TableNotFound,
 )
+from .orders import seat_set_buy_order
 from .play import table_close_buy_window, table_submit_action, table_timeout_turn
 from .queries import (
     seat_of,
@@ -24,6 +25,7 @@ from .queries import (
     table_view,
 )
 from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
+from .vacation import vacation_days_left, vacation_end, vacation_start
 
 __all__ = [
     "BadOptions",
@@ -35,6 +37,7 @@ __all__ = [
     "StaleVersion",
     "TableNotFound",
     "seat_of",
+    "seat_set_buy_order",
     "table_close_buy_window",
     "table_create",
     "table_fill_with_bots",
@@ -49,4 +52,7 @@ __all__ = [
     "table_submit_action",
     "table_timeout_turn",
     "table_view",
+    "vacation_days_left",
+    "vacation_end",
+    "vacation_start",
 ]

@@ -6,10 +6,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from games import engine
 from games.models import Seat, Table
 
+from .clocks import clock_meta
 from .common import table_seats
 from .errors import NotSeated, TableNotFound
 
@@ -79,6 +81,13 @@ def table_meta(
             }
             for s in seats
         ],
+        "bank_seconds": table.options.get("bank_seconds"),
+        "bank_max_seconds": table.options.get("bank_max_seconds"),
+        # Time left per seat and the running turn's start, for the page's clocks.
+        "clocks": clock_meta(table, seats, timezone.now()),
+        "buy_order": (
+            {"order": mine.buy_order, "limit": mine.buy_order_limit} if mine is not None else None
+        ),
         "window_deadline": table.window_deadline.isoformat() if table.window_deadline else None,
         "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
         "created": table.created.isoformat(),

@@ -25,12 +25,23 @@ def wanted() -> bool:
 
 
 def start() -> None:
-    """Start the worker and beat threads once per process."""
+    """Start the worker and beat threads once per process (called from AppConfig.ready)."""
     global _started
     with _lock:
         if _started:
             return
         _started = True
+    # Not here: building a worker sets Django up, and ready() runs while Django sets up.
+    threading.Thread(target=_run, name="celery-worker", daemon=True).start()
+
+
+def _run() -> None:
+    import time
+
+    from django.apps import apps
+
+    while not apps.ready:
+        time.sleep(0.05)
     from celery.beat import EmbeddedService
     from celery.worker import WorkController
     from django.conf import settings
@@ -50,11 +61,10 @@ def start() -> None:
         without_mingle=True,
         without_gossip=True,
     )
-    threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()
     # thread=True: a forked beat would queue into its own copy of the memory broker.
-    beat = EmbeddedService(app, thread=True, schedule_filename=_schedule_file())
-    beat.start()
+    EmbeddedService(app, thread=True, schedule_filename=_schedule_file()).start()
     logger.info("embedded Celery worker and beat started")
+    worker.start()
 
 
 def _schedule_file() -> str:

@@ -124,6 +124,9 @@ if DATABASE_URL:
             "max_size": int(os.environ.get("DB_POOL_MAX", "40")),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
         }
+    elif _db["ENGINE"] == "django.db.backends.sqlite3":
+        # As the default file below: writers (the site, the embedded worker) queue.
+        _db.setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
     DATABASES = {"default": _db}
 else:
     DATABASES = {

@@ -11,11 +11,19 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .cards import WILD_RANK, parse_card
-from .legal import can_answer, contract_melds, lay_off_options, legal_actions, mayi_candidates
+from .legal import (
+    can_answer,
+    contract_melds,
+    lay_off_options,
+    legal_actions,
+    mayi_candidates,
+    swap_options,
+)
 from .rng import SeededStream
-from .scoring import face_penalty
+from .scoring import PENALTY_TABLES
 from .state import State, ruleset_of
 from .table import layoff_ends
+from .turns import swapped_in_hand
 
 
 def choose_action(state: State, seat: int, policy: str = "heuristic") -> dict | None:
@@ -62,6 +70,7 @@ class Knobs:
     take_value: float = 5.0
     buy_value: float = 8.0
     buy_max_extra_cards: int = 99
+    uncapped_max_extra_cards: int = 3
 
 
 POLICIES: dict[str, Knobs] = {"heuristic": Knobs()}
@@ -85,30 +94,64 @@ def _heuristic_action(state: State, seat: int, knobs: Knobs) -> dict | None:
         if top is not None and _wants_card(state, seat, top, knobs):
             return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}
+    pending = swapped_in_hand(state, seat)
     if not state["down"][seat]:
-        melds = contract_melds(state, seat) if _might_lay_down(state, seat) else None
+        melds = None
+        if pending or _might_lay_down(state, seat):
+            melds = contract_melds(state, seat)
         if melds is not None:
             return {"type": "lay_down", "melds": melds}
     elif rules.lay_off_on_lay_down_turn or not state["laid_down_this_turn"]:
         options = lay_off_options(state, seat)
+        if pending:
+            # A wild taken off the table is played this turn: lay it off first.
+            options = [o for o in options if o["card"] in pending] or options
         if options:
             return options[0]
+        swap = _easy_swap(state, seat)
+        if swap is not None:
+            return swap
     final_rule = state["round"] in rules.no_final_discard_rounds
     if final_rule and len(hand) == 1:
         return {"type": "pass"}
     return {"type": "discard", "card": _worst_card(state, seat)}
 
 
-def _needs(state: State) -> tuple[int, int]:
-    contract = ruleset_of(state).contract(state["round"])
-    return contract.books, contract.runs
+def _easy_swap(state: State, seat: int) -> dict | None:
+    """A swap that sheds a card nothing else would (rook): a natural that fits in no meld's
+    end but stands for a tabled wild, which can then be laid off."""
+    if not ruleset_of(state).wild_swaps:
+        return None
+    for option in swap_options(state, seat):
+        if not any(layoff_ends(m, option["card"]) for m in state["melds"]):
+            return option
+    return None
+
+
+def _penalty(state: State, card: str) -> int:
+    return PENALTY_TABLES[ruleset_of(state).penalties](parse_card(card))
+
+
+def _needs(state: State, seat: int) -> tuple[int, int]:
+    """The contract the seat's bot aims for (rook's round 7 offers two: see _target)."""
+    rules = ruleset_of(state)
+    choices = rules.contract_choices(state["round"], state["options"])
+    if len(choices) == 1:
+        return choices[0].books, choices[0].runs
+    hand = state["hands"][seat]
+    return _target(hand, [(c.books, c.runs) for c in choices])
+
+
+def _target(hand: list[str], choices: list[tuple[int, int]]) -> tuple[int, int]:
+    """The contract the hand is closest to: the most value its cards add toward it."""
+    return max(choices, key=lambda c: sum(_card_values(hand, *c).values()))
 
 
 def _might_lay_down(state: State, seat: int) -> bool:
     """A cheap necessary condition before running the solver: the fewest wilds each meld
     could need, counted optimistically (cards may be counted twice), must not exceed the
     wilds in hand."""
-    books, runs = _needs(state)
+    books, runs = _needs(state, seat)
     hand = [parse_card(c) for c in state["hands"][seat]]
     wilds = sum(1 for p in hand if p[0] == WILD_RANK)
     naturals = [p for p in hand if p[0] != WILD_RANK]
@@ -128,8 +171,11 @@ def _might_lay_down(state: State, seat: int) -> bool:
         for r, s in naturals:
             by_suit[s] = by_suit.get(s, 0) | (1 << r)
         run_costs = []
+        ace_high = ruleset_of(state).cards.ace_high
         for mask in by_suit.values():
-            best = max((mask >> lo & 0b1111).bit_count() for lo in range(1, 11))
+            if ace_high and mask & 2:
+                mask |= 1 << 14  # the ace may also stand above the king
+            best = max((mask >> lo & 0b1111).bit_count() for lo in range(1, 12))
             if best >= 2:
                 run_costs += [4 - best] * (mask.bit_count() // 2)
         if len(run_costs) < runs:
@@ -147,7 +193,7 @@ def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
     for _, (r, s) in parsed:
         if r != WILD_RANK:
             rank_count[r] += 1
-            suit_count.setdefault(s, [0] * 20)[r + 3] += 1
+            suit_count.setdefault(s, [0] * 22)[r + 3] += 1
     book_weight = 3.0 * (1 + books / 3) if books else 0.0
     run_weight = 2.5 * (1 + runs / 3) if runs else 0.0
     values = {}
@@ -174,9 +220,9 @@ def _worst_card(state: State, seat: int) -> str:
     hand = state["hands"][seat]
     if state["down"][seat]:
         # Nothing left to build: shed the most expensive card that fits nowhere.
-        return max(hand, key=lambda c: (face_penalty(c[1:]), c))
-    values = _card_values(hand, *_needs(state))
-    return min(hand, key=lambda c: (values[c], -face_penalty(c[1:]), c))
+        return max(hand, key=lambda c: (_penalty(state, c), c))
+    values = _card_values(hand, *_needs(state, seat))
+    return min(hand, key=lambda c: (values[c], -_penalty(state, c), c))
 
 
 def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
@@ -185,7 +231,7 @@ def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
     if state["down"][seat]:
         return any(layoff_ends(m, card) for m in state["melds"])
     hand = state["hands"][seat]
-    books, runs = _needs(state)
+    books, runs = _needs(state, seat)
     value = _card_values([*hand, card], books, runs)[card]
     worst = min(_card_values(hand, books, runs).values())
     return value >= knobs.take_value and value > worst
@@ -195,9 +241,13 @@ def _wants_to_buy(state: State, seat: int, card: str, knobs: Knobs) -> bool:
     if state["down"][seat]:
         return False
     hand = state["hands"][seat]
-    if len(hand) - ruleset_of(state).deal_size(state["round"]) > knobs.buy_max_extra_cards:
+    rules = ruleset_of(state)
+    limit = knobs.buy_max_extra_cards
+    if rules.max_buys_per_round is None:
+        limit = min(limit, knobs.uncapped_max_extra_cards)  # no cap: don't bloat the hand
+    if len(hand) - rules.deal_size(state["round"]) > limit:
         return False
     if parse_card(card)[0] == WILD_RANK:
         return True
-    books, runs = _needs(state)
+    books, runs = _needs(state, seat)
     return _card_values([*hand, card], books, runs)[card] >= knobs.buy_value

@@ -14,24 +14,31 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import product
 
-from .cards import SUITS, WILD_RANK, Parsed, format_face, parse_face
-from .melds import BOOK_MIN, MAX_RANK, MIN_RANK, RUN_MIN
+from .cards import (
+    BGA_CARDS,
+    SUITS,
+    WILD_PARSED,
+    WILD_RANK,
+    CardSet,
+    Parsed,
+    card_set_of,
+    format_face,
+    parse_card,
+    parse_face,
+)
+from .melds import BOOK_MIN, MIN_RANK, RUN_MIN
 from .rulesets import BGA
 
-CELLS = len(SUITS) * MAX_RANK
-SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
-
-# A planned meld: ("book", [cells], wilds) or ("run", [cells], wilds); cells are indices.
+# A planned meld: ("book", [cells], wilds) or ("run", [cells], wilds); cells are indices
+# suit * m + number - 1, where m is the card set's highest run position (13 for bga, 14 for
+# rook cards, 14 for standard cards, whose column 14 is the ace above the king).
 Plan = tuple[str, tuple[int, ...], int]
 
 
-def _cell(parsed: Parsed) -> int:
-    rank, suit = parsed
-    return SUIT_INDEX[suit] * MAX_RANK + rank - 1
-
-
-def _cell_parsed(cell: int) -> Parsed:
-    return (cell % MAX_RANK + 1, SUITS[cell // MAX_RANK])
+def _cell_parsed(cell: int, cs: CardSet = BGA_CARDS) -> Parsed:
+    m = cs.top
+    rank = cell % m + 1
+    return (1 if rank > cs.ranks else rank, cs.suits[cell // m])
 
 
 def _rank_penalty(rank: int) -> int:
@@ -72,9 +79,12 @@ class _Columns:
     without trying every subset of a letter a run could take.
     """
 
-    def __init__(self, counts: Sequence[int], wilds: int, books: int, runs: int) -> None:
-        top = MAX_RANK + 2
-        m = MAX_RANK
+    def __init__(
+        self, counts: Sequence[int], wilds: int, books: int, runs: int, m: int = 13
+    ) -> None:
+        # m: the numbers scanned, 1..m (13 for bga; 14 with a high ace or for rook cards).
+        self.m = m
+        top = m + 2
         self.col = col = [
             (0, 0, 0, 0),
             *zip(
@@ -88,7 +98,7 @@ class _Columns:
         self.total = [0] * top  # naturals of number r
         # pairs[r]: books that numbers >= r could make at most (two naturals each).
         self.pairs = pairs = [0] * top
-        for r in range(MAX_RANK, 0, -1):
+        for r in range(self.m, 0, -1):
             total = col[r][0] + col[r][1] + col[r][2] + col[r][3]
             self.total[r] = total
             suffix[r] = suffix[r + 1] + total
@@ -106,7 +116,7 @@ class _Columns:
             most = [0] * top
             n = _NOWHERE
             k = 0
-            for r in range(MAX_RANK, 0, -1):
+            for r in range(self.m, 0, -1):
                 here = row[r - 1]
                 if here:
                     n = r
@@ -116,7 +126,7 @@ class _Columns:
                 most[r] = k
             prv = [-_NOWHERE] * top
             n = -_NOWHERE
-            for r in range(1, MAX_RANK + 1):
+            for r in range(1, self.m + 1):
                 if row[r - 1]:
                     n = r
                 prv[r] = n
@@ -138,7 +148,7 @@ class _Columns:
         reach = self.wilds + 1
         runs = self.runs
         book_numbers = 0
-        for r in range(1, MAX_RANK + 1):
+        for r in range(1, self.m + 1):
             column = self.col[r]
             total = column[0] + column[1] + column[2] + column[3]
             if not total:
@@ -171,7 +181,7 @@ class _Columns:
                 run = (suit, 2, bal + 1 - gap, grown if grown < 4 else 4, below, 0, (*ranks, r))
                 opts.append((run, gap, suit))
             if gap == 0 and nat == 2:  # close after r - 1
-                rlo, rhi = RUN_MIN - span, min(bal, below + MAX_RANK + 1 - r)
+                rlo, rhi = RUN_MIN - span, min(bal, below + self.m + 1 - r)
                 if rlo <= rhi:
                     opts.append((("run", suit, ranks, rlo, rhi), 0, -1))
             n = nxt[suit][r + 1]
@@ -244,7 +254,7 @@ class _Columns:
     ) -> list[tuple[int, ...]]:
         """Multisets of letters (at least ``least`` of them) in which new runs open at r."""
         found: list[tuple[int, ...]] = [()] if least == 0 else []
-        if not unopened or r >= MAX_RANK:
+        if not unopened or r >= self.m:
             return found
         letters = [s for s in _LETTERS if left[s] and self.nxt[s][r + 1] - r - 1 <= gw]
         if not letters:
@@ -288,8 +298,8 @@ class _Columns:
         the contract has one) needs a second natural of the number, a run (when it has one) a
         natural of the letter within reach of the wilds."""
         reach = self.wilds + 1
-        out = [0] * CELLS
-        for r in range(MIN_RANK, MAX_RANK + 1):
+        out = [0] * 4 * self.m
+        for r in range(MIN_RANK, self.m + 1):
             column = self.col[r]
             bookable = self.books and self.total[r] >= 2
             for s in _LETTERS:
@@ -300,7 +310,7 @@ class _Columns:
                         and (self.nxt[s][r + 1] - r <= reach or r - self.prv[s][r - 1] <= reach)
                     )
                 ):
-                    out[s * MAX_RANK + r - 1] = column[s]
+                    out[s * self.m + r - 1] = column[s]
         return out
 
     # -- exact: every card used -----------------------------------------------------------
@@ -309,7 +319,7 @@ class _Columns:
         if found is None:
             return None
         done, gw = found
-        return _plans(done, gw)
+        return _plans(done, gw, m=self.m)
 
     def _exact(
         self,
@@ -330,7 +340,7 @@ class _Columns:
             hi = gw  # more room than wilds left: the surplus can never matter again
         if not runs:
             r = self.after[r]  # nothing happens at a number with no natural and no run
-        if r > MAX_RANK:
+        if r > self.m:
             if unopened or books_left:
                 return None
             records = self._close_all(runs)
@@ -395,11 +405,13 @@ class _Columns:
         # Bounds: the penalty of the naturals from number r on that some meld could hold at
         # all, and (once no book is left) only as many per number as there are runs.
         usable = self.usable()
-        per_number = [sum(usable[s * MAX_RANK + r - 1] for s in _LETTERS) for r in range(1, 14)]
-        self.worth = [[0] * (MAX_RANK + 2) for _ in range(self.runs + 2)]
+        per_number = [
+            sum(usable[s * self.m + r - 1] for s in _LETTERS) for r in range(1, self.m + 1)
+        ]
+        self.worth = [[0] * (self.m + 2) for _ in range(self.runs + 2)]
         for k, worth in enumerate(self.worth):
-            cap = k if k <= self.runs else CELLS
-            for r in range(MAX_RANK, 0, -1):
+            cap = k if k <= self.runs else 4 * self.m
+            for r in range(self.m, 0, -1):
                 worth[r] = worth[r + 1] + min(per_number[r - 1], cap) * _rank_penalty(r)
         self.incumbent = -1
         self.found: tuple[_Done, int] | None = None
@@ -408,7 +420,7 @@ class _Columns:
         if self.found is None:
             return None
         done, gw = self.found
-        return _plans(done, None, gw)
+        return _plans(done, None, gw, self.m)
 
     def _best(
         self,
@@ -433,7 +445,7 @@ class _Columns:
         bound = self.worth[-1 if books_left else len(runs) + unopened][r]
         if laid + bound + WILD_PENALTY * gw <= self.incumbent:
             return True  # maybe plans ahead, but none better than one already found
-        if r > MAX_RANK:
+        if r > self.m:
             if unopened or books_left:
                 return False
             records = self._close_all(runs)
@@ -488,7 +500,9 @@ class _Columns:
 _Done = tuple | None
 
 
-def _plans(done: _Done, wilds: int | None, spare_wilds: int | None = None) -> list[Plan]:
+def _plans(
+    done: _Done, wilds: int | None, spare_wilds: int | None = None, m: int = 13
+) -> list[Plan]:
     """Turn closed-meld records into plans, spreading the extra wilds over their rooms.
 
     ``wilds``: exactly this many extra wilds (exact mode); otherwise as many as fit, at most
@@ -514,11 +528,11 @@ def _plans(done: _Done, wilds: int | None, spare_wilds: int | None = None) -> li
         if rec[0] == "run":
             _, suit, ranks, _, _ = rec
             gaps = ranks[-1] - ranks[0] + 1 - len(ranks)
-            cells = tuple(suit * MAX_RANK + rank - 1 for rank in ranks)
+            cells = tuple(suit * m + rank - 1 for rank in ranks)
             plans.append(("run", cells, gaps + extra))
             continue
         _, rank, per_suit, books, _, _ = rec
-        naturals = [s * MAX_RANK + rank - 1 for s in range(len(SUITS)) for _ in range(per_suit[s])]
+        naturals = [s * m + rank - 1 for s in range(len(SUITS)) for _ in range(per_suit[s])]
         size, longer = divmod(len(naturals), books)
         sizes = [size + (1 if i < longer else 0) for i in range(books)]
         wilds_each = [max(0, BOOK_MIN - n) for n in sizes]
@@ -533,18 +547,45 @@ def _plans(done: _Done, wilds: int | None, spare_wilds: int | None = None) -> li
     return sorted(plans, key=lambda p: (p[0] != "book", p[1][0]))
 
 
-def _count(cards: Sequence[Parsed]) -> tuple[list[int], int]:
-    counts = [0] * CELLS
+def _count(cards: Sequence[Parsed], cs: CardSet = BGA_CARDS) -> tuple[list[int], int]:
+    m = cs.top
+    index = {s: i * m for i, s in enumerate(cs.suits)}
+    counts = [0] * (len(cs.suits) * m)
     wilds = 0
-    for p in cards:
-        if p[0] == WILD_RANK:
+    for rank, suit in cards:
+        if rank == WILD_RANK:
             wilds += 1
         else:
-            counts[_cell(p)] += 1
+            counts[index[suit] + rank - 1] += 1
     return counts, wilds
 
 
-def solve_exact(cards: Sequence[Parsed], books: int, runs: int) -> list[Plan] | None:
+def _ace_splits(counts: list[int], cs: CardSet) -> list[list[int]]:
+    """With an ace above the king, every way to send some aces of each suit to column 14
+    (which aces stand high is all the column scan cannot decide by itself); otherwise the
+    counts as they are. A book of aces lies in one column, and one split puts them there."""
+    if not cs.ace_high:
+        return [counts]
+    m = cs.top
+    out = [counts]
+    for s in range(len(cs.suits)):
+        aces = counts[s * m]
+        if not aces:
+            continue
+        grown = []
+        for base in out:
+            for high in range(1, aces + 1):
+                split = list(base)
+                split[s * m] -= high
+                split[s * m + m - 1] += high
+                grown.append(split)
+        out += grown
+    return out
+
+
+def solve_exact(
+    cards: Sequence[Parsed], books: int, runs: int, cs: CardSet = BGA_CARDS
+) -> list[Plan] | None:
     """Plans that use every card in exactly ``books`` books and ``runs`` runs, or ``None``.
 
     Books come first, then runs; each plan is ``(kind, natural cells, wilds)``.
@@ -552,35 +593,54 @@ def solve_exact(cards: Sequence[Parsed], books: int, runs: int) -> list[Plan] | 
     >>> solve_exact([(7, "M"), (7, "A"), (0, "?"), (4, "I"), (5, "I"), (6, "I"), (7, "I")], 1, 1)
     [('book', (6, 19), 1), ('run', (42, 43, 44, 45), 0)]
     """
-    counts, wilds = _count(cards)
+    counts, wilds = _count(cards, cs)
     naturals = len(cards) - wilds
     if wilds > naturals or naturals < 2 * (books + runs):
         return None
     if naturals + wilds < BOOK_MIN * books + RUN_MIN * runs:
         return None
-    search = _Columns(counts, wilds, books, runs)
-    return search.exact() if search.placeable() else None
+    for split in _ace_splits(counts, cs):
+        search = _Columns(split, wilds, books, runs, cs.top)
+        if search.placeable():
+            found = search.exact()
+            if found is not None:
+                return found
+    return None
 
 
-def solve_best(cards: Sequence[Parsed], books: int, runs: int) -> list[Plan] | None:
+def _value(plans: list[Plan], m: int) -> int:
+    return sum(_rank_penalty(c % m + 1) for _, cells, _ in plans for c in cells) + sum(
+        WILD_PENALTY * w for _, _, w in plans
+    )
+
+
+def solve_best(
+    cards: Sequence[Parsed], books: int, runs: int, cs: CardSet = BGA_CARDS
+) -> list[Plan] | None:
     """Plans for the contract from a subset of the cards, laying down the most penalty
-    (``None`` when no subset makes the contract).
+    (``None`` when no subset makes the contract). The penalty weighed is the ``bga`` table's
+    for every card set: it only ranks lay-downs, and sheds high cards and wilds first.
 
     >>> solve_best([(7, "M"), (7, "A"), (0, "?"), (9, "M"), (9, "I"), (9, "Y"), (2, "M")], 2, 0)
     [('book', (6, 19), 1), ('book', (8, 34, 47), 0)]
     """
-    counts, wilds = _count(cards)
+    counts, wilds = _count(cards, cs)
     if len(cards) - wilds < 2 * (books + runs):
         return None
-    whole = solve_exact(cards, books, runs)
+    whole = solve_exact(cards, books, runs, cs)
     if whole is not None:
         return whole  # everything fits: nothing can lay down more
-    if not _some_contract(counts, wilds, books, runs):
-        return None
-    return _Columns(counts, wilds, books, runs).best()
+    best = None
+    for split in _ace_splits(counts, cs):
+        if not _some_contract(split, wilds, books, runs, cs.top):
+            continue
+        found = _Columns(split, wilds, books, runs, cs.top).best()
+        if found is not None and (best is None or _value(found, cs.top) > _value(best, cs.top)):
+            best = found
+    return best
 
 
-def _some_contract(counts: list[int], wilds: int, books: int, runs: int) -> bool:
+def _some_contract(counts: list[int], wilds: int, books: int, runs: int, m: int = 13) -> bool:
     """Does some subset of the cards make the contract? (Most hands bots ask about do not.)
 
     Every book holds a 3-card book and every run a 4-card run (four places in a row with two
@@ -590,23 +650,24 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int) -> bool
     above it. Failed sub-problems are memoised on the counts.
     """
     counts = list(counts)
+    cells = len(counts)
     failed: set[tuple] = set()
 
     def search(i: int, w: int, b: int, r: int) -> bool:
         if b == 0 and r == 0:
             return True
-        while i < CELLS and not counts[i]:
+        while i < cells and not counts[i]:
             i += 1
-        if i == CELLS:
+        if i == cells:
             return False
         key = (i, tuple(counts[i:]), w, b, r)
         if key in failed:
             return False
-        rank, suit = i % MAX_RANK, i // MAX_RANK
+        rank, suit = i % m, i // m
         counts[i] -= 1
         found = False
         if b:
-            column = [s * MAX_RANK + rank for s in range(suit, len(SUITS))]
+            column = [s * m + rank for s in range(suit, len(SUITS))]
             for a, ca in enumerate(column):
                 if not counts[ca]:
                     continue
@@ -623,8 +684,8 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int) -> bool
                 if found:
                     break
         if r and not found:
-            base = suit * MAX_RANK
-            above = [x for x in range(rank + 1, min(rank + RUN_MIN, MAX_RANK)) if counts[base + x]]
+            base = suit * m
+            above = [x for x in range(rank + 1, min(rank + RUN_MIN, m)) if counts[base + x]]
             for mask in range(1, 1 << len(above)):
                 picked = [base + x for k, x in enumerate(above) if mask >> k & 1]
                 need = RUN_MIN - 1 - len(picked)
@@ -648,14 +709,15 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int) -> bool
 
 
 def assign_ids(card_ids: Sequence[str], plans: list[Plan]) -> list[list[str]]:
-    """Turn cell plans into groups of physical card ids."""
+    """Turn cell plans into groups of physical card ids (of any one card set)."""
     pool: dict[Parsed, list[str]] = {}
     for cid in card_ids:
-        pool.setdefault(parse_face(cid[1:]), []).append(cid)
+        pool.setdefault(parse_card(cid), []).append(cid)
+    cs = card_set_of(card_ids[0]) if card_ids else BGA_CARDS
     groups = []
     for _, cells, w in plans:
-        group = [pool[_cell_parsed(c)].pop() for c in cells]
-        group += [pool[(WILD_RANK, "?")].pop() for _ in range(w)]
+        group = [pool[_cell_parsed(c, cs)].pop() for c in cells]
+        group += [pool[WILD_PARSED].pop() for _ in range(w)]
         groups.append(group)
     return groups
 

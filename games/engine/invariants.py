@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import DECK_PREFIXES, make_deck, parse_card
-from .melds import book_rank, mayi_ok, run_layout
+from .cards import parse_card
+from .melds import book_rank, mayi_ok, run_fit
 from .state import State, ruleset_of
 from .view import view
 
 
 def full_deck(state: State) -> Counter:
     rules = ruleset_of(state)
-    return Counter(c for p in DECK_PREFIXES[: rules.decks(state["players"])] for c in make_deck(p))
+    return Counter(rules.cards.full_deck(rules.decks(state["players"])))
 
 
 def check_invariants(state: State) -> list[str]:
@@ -32,18 +32,21 @@ def check_invariants(state: State) -> list[str]:
         problems.append(f"cards out of place: extra {sorted(extra)} missing {sorted(missing)}")
     if len(state["discard"]) != len(state["discard_from"]):
         problems.append("discard pile and its discarders differ in length")
+    rules = ruleset_of(state)
+    top, ace_high = rules.cards.top, rules.cards.ace_high
     for meld in state["melds"]:
         parsed = [parse_card(c) for c in meld["cards"]]
         kind = meld["kind"]
         if kind == "book" and book_rank(parsed) != meld["rank"]:
             problems.append(f"invalid book {meld['id']}: {meld['cards']}")
         elif kind == "run":
-            layout = run_layout(parsed)
-            ok = layout is not None and layout[0] == meld["suit"]
+            fit = run_fit(parsed, top, ace_high)
+            ok = fit is not None and fit[0] == meld["suit"]
             for i, (r, _) in enumerate(parsed):
-                if r and r != meld["start"] + i:
+                at = meld["start"] + i
+                if r and r != at and not (ace_high and r == 1 and at == top):
                     ok = False
-            if not ok or meld["start"] < 1 or meld["start"] + len(parsed) - 1 > 13:
+            if not ok or meld["start"] < 1 or meld["start"] + len(parsed) - 1 > top:
                 problems.append(f"invalid run {meld['id']}: {meld['cards']}")
         elif kind == "mayi" and not mayi_ok(parsed):
             problems.append(f"invalid MAYI meld {meld['id']}: {meld['cards']}")
@@ -62,6 +65,15 @@ def check_invariants(state: State) -> list[str]:
             problems.append("the active seat may answer its own window")
     if state["held"] is not None and state["window"] is None:
         problems.append("an action is held with no window open")
+    if state["phase"] == "selling" and state["window"] is None:
+        problems.append("a sale is pending with no window open")
+    if not rules.mayi_melds and any(m["kind"] == "mayi" for m in state["melds"]):
+        problems.append("a MAYI meld in a ruleset without them")
+    if state.get("finisher") is not None and state["hands"][state["finisher"]]:
+        problems.append("the seat that went out holds cards")
+    for seat, hand in enumerate(state["hands"]):
+        if seat != state["active"] and any(c in hand for c in state.get("swapped") or []):
+            problems.append(f"seat {seat} kept a swapped wild past its turn")
     if not state["game_over"]:
         problems += _view_leaks(state)
     return problems
@@ -78,6 +90,7 @@ def _view_leaks(state: State) -> list[str]:
             problems.append(f"view for {seat} shows the seed")
         own = set(state["hands"][seat]) if seat is not None else set()
         visible = own | {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
+        visible |= set(state.get("swapped") or [])  # taken off the table in plain sight
         # Collect the view's strings once: doing it per card made the check quadratic.
         ids = _ids(v)
         for other in range(n):

@@ -5,10 +5,12 @@ from __future__ import annotations
 from itertools import permutations
 
 from .actions import window_eligible
-from .cards import SUITS, WILD_RANK, parse_card
-from .contract import assign_ids, solve_best
+from .cards import SUITS, WILD_RANK, is_wild_card, parse_card
+from .errors import IllegalMove
+from .melding import contract_plan, swap_check
 from .state import State, ruleset_of
 from .table import layoff_ends
+from .turns import swapped_in_hand
 
 SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
 ALL_SUITS = (1 << len(SUITS)) - 1
@@ -93,8 +95,11 @@ def mayi_candidates(hand: list[str]) -> list[list[str]]:
 
 def lay_off_options(state: State, seat: int) -> list[dict]:
     """Every ``lay_off`` action the seat could make with its hand now."""
-    out = []
-    for card in dict.fromkeys(state["hands"][seat]):
+    out: list[dict] = []
+    hand = state["hands"][seat]
+    if ruleset_of(state).out_by_discard_only and len(hand) <= 1:
+        return out  # petras: the last card goes out as the final discard
+    for card in dict.fromkeys(hand):
         for meld in state["melds"]:
             for end in layoff_ends(meld, card):
                 action = {"type": "lay_off", "card": card, "meld": meld["id"]}
@@ -105,13 +110,39 @@ def lay_off_options(state: State, seat: int) -> list[dict]:
 
 
 def contract_melds(state: State, seat: int) -> list[list[str]] | None:
-    """A lay-down (groups of card ids) from the seat's hand that lays down the most penalty."""
-    contract = ruleset_of(state).contract(state["round"])
+    """A lay-down (groups of card ids) from the seat's hand that lays down the most penalty
+    (under every contract the round allows; petras: keeping a card for the final discard)."""
     hand = state["hands"][seat]
-    plans = solve_best([parse_card(c) for c in hand], contract.books, contract.runs)
-    if plans is None:
-        return None
-    return assign_ids(hand, plans)
+    melds = contract_plan(state, seat, hand)
+    if melds is None or not ruleset_of(state).out_by_discard_only:
+        return melds
+    if sum(len(g) for g in melds) < len(hand):
+        return melds
+    # The whole hand fits: keep back one card, trying the cheapest to hold first.
+    for keep in sorted(dict.fromkeys(hand), key=lambda c: (is_wild_card(c), parse_card(c)[0])):
+        melds = contract_plan(state, seat, [c for c in hand if c != keep])
+        if melds is not None:
+            return melds
+    return None
+
+
+def swap_options(state: State, seat: int) -> list[dict]:
+    """Every legal ``swap_wild`` (rook) for the seat now."""
+    if not ruleset_of(state).wild_swaps or state["phase"] != "play" or seat != state["active"]:
+        return []
+    out = []
+    for meld in state["melds"]:
+        if not any(is_wild_card(c) for c in meld["cards"]):
+            continue
+        for card in dict.fromkeys(state["hands"][seat]):
+            if parse_card(card)[0] == WILD_RANK:
+                continue
+            try:
+                swap_check(state, seat, meld["id"], card)
+            except IllegalMove:
+                continue
+            out.append({"type": "swap_wild", "meld": meld["id"], "card": card})
+    return out
 
 
 def legal_actions(state: State, seat: int) -> list[dict]:
@@ -140,12 +171,16 @@ def legal_actions(state: State, seat: int) -> list[dict]:
             actions.append({"type": "draw", "source": "discard"})
         return actions
     down = state["down"][seat]
+    pending = swapped_in_hand(state, seat)
     if not down:
         melds = contract_melds(state, seat)
-        if melds is not None:
+        if melds is not None and all(any(w in g for g in melds) for w in pending):
             actions.append({"type": "lay_down", "melds": melds})
     elif rules.lay_off_on_lay_down_turn or not state["laid_down_this_turn"]:
         actions += lay_off_options(state, seat)
+    actions += swap_options(state, seat)
+    if pending:
+        return actions  # a wild taken off the table is played before the turn ends
     final_rule = state["round"] in rules.no_final_discard_rounds
     if not (final_rule and len(hand) == 1):
         actions += [{"type": "discard", "card": c} for c in dict.fromkeys(hand)]

@@ -82,6 +82,46 @@ def run_layout(
     return suit, start
 
 
+def ace_mapped(cards: Sequence[Parsed], top: int) -> list[list[Parsed]]:
+    """The ways to read the aces of a would-be run when an ace may stand low (1) or high
+    (``top``): one ace low, then high; two aces one at each end; more is no run. Without an
+    ace, the cards themselves.
+
+    >>> ace_mapped([(1, "H"), (12, "H"), (13, "H")], 14)[1]
+    [(14, 'H'), (12, 'H'), (13, 'H')]
+    """
+    aces = [i for i, (r, _) in enumerate(cards) if r == 1]
+    if not aces:
+        return [list(cards)]
+    if len(aces) > 2:
+        return []
+    highs = [aces[-1:]] if len(aces) == 2 else [[], aces]
+    out = []
+    for high in highs:
+        out.append([(top, s) if i in high else (r, s) for i, (r, s) in enumerate(cards)])
+    return out
+
+
+def run_fit(
+    cards: Sequence[Parsed], top: int = MAX_RANK, ace_high: bool = False
+) -> tuple[str, int, list[Parsed]] | None:
+    """``(suit, start, positions)`` of a valid run on positions ``1..top``, where with
+    ``ace_high`` an ace (rank 1) may also stand at ``top``; ``positions`` is the cards with each
+    ace's rank read as the position it takes. The low reading of a lone ace is tried first.
+
+    >>> run_fit([(1, "H"), (12, "H"), (13, "H"), (0, "?")], 14, True)[:2]
+    ('H', 11)
+    >>> run_fit([(13, "H"), (1, "H"), (2, "H"), (3, "H")], 14, True) is None
+    True
+    """
+    readings = ace_mapped(cards, top) if ace_high else [list(cards)]
+    for reading in readings:
+        layout = run_layout(reading, MIN_RANK, top)
+        if layout is not None:
+            return layout[0], layout[1], reading
+    return None
+
+
 def order_run(cards: Sequence[tuple[str, Parsed]], suit: str, start: int) -> list[str]:
     """Card ids of a run in rank order, wilds in the places the layout gives them."""
     by_rank = {p[0]: cid for cid, p in cards if p[0] != WILD_RANK}

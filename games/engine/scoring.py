@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import WILD_RANK, parse_face
+from .cards import WILD_RANK, Parsed, parse_card, parse_face
 
 
 def face_penalty(face: str) -> int:
@@ -32,9 +32,36 @@ def hand_penalty(faces: Sequence[str]) -> int:
     return sum(face_penalty(f) for f in faces)
 
 
-def cards_penalty(card_ids: Sequence[str]) -> int:
-    """Penalty of a hand of card ids (deck prefix + face)."""
-    return sum(face_penalty(c[1:]) for c in card_ids)
+def _bga(parsed: Parsed) -> int:
+    rank = parsed[0]
+    return 15 if rank in (WILD_RANK, 10) else 10 if rank > 10 else rank
+
+
+def _standard(parsed: Parsed) -> int:
+    """petras and classic: joker 25, ace 15, K Q J 10, numerals their face value."""
+    rank = parsed[0]
+    return 25 if rank == WILD_RANK else 15 if rank == 1 else 10 if rank > 10 else rank
+
+
+def _one_each(parsed: Parsed) -> int:
+    """rook: every card left in hand is one point."""
+    return 1
+
+
+# The penalty tables a ruleset names (RuleSet.penalties).
+PENALTY_TABLES = {"bga": _bga, "standard": _standard, "one_each": _one_each}
+
+
+def cards_penalty(card_ids: Sequence[str], table: str = "bga") -> int:
+    """Penalty of a hand of card ids (deck prefix + face) under a named table.
+
+    >>> cards_penalty(["w?", "w10M"]), cards_penalty(["p*R", "pAS", "pKH", "p7C"], "standard")
+    (30, 57)
+    >>> cards_penalty(["x*", "x14R"], "one_each")
+    2
+    """
+    points = PENALTY_TABLES[table]
+    return sum(points(parse_card(c)) for c in card_ids)
 
 
 def places(totals: Sequence[int], rounds_out: Sequence[int], use_rounds_out: bool) -> list[int]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import DECK_PREFIXES, make_deck
 from .errors import IllegalMove
 from .rng import SeededStream
 from .rulesets import RuleSet, get_ruleset
@@ -24,7 +23,8 @@ STATE_VERSION = 1
 
 
 class RoundOver(Exception):
-    """Raised inside an action when the round ends mid-way (someone out, or no stock left)."""
+    """Raised inside an action when the round ends mid-way (someone out, or no stock left),
+    or when the turn ends mid-way and the handler has nothing more to do."""
 
 
 def ruleset_of(st: State) -> RuleSet:
@@ -59,6 +59,9 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
     unknown = sorted(set(opts) - {"never_buy"} - set(rules.option_names))
     if unknown:
         raise IllegalMove("bad_options", f"{rules.name} has no option {', '.join(unknown)}")
+    why = rules.vet_options({k: v for k, v in opts.items() if k != "never_buy"})
+    if why:
+        raise IllegalMove("bad_options", why)
     never_buy = opts.pop("never_buy", None) or [False] * players
     # The platform passes users' table options through here to vet them: refuse, never crash.
     if (
@@ -108,6 +111,8 @@ def copy_state(st: State) -> State:
         "rounds_out",
         "never_buy",
         "early",
+        "calls",
+        "last_turns",
     ):
         if key in st:
             new[key] = st[key][:]
@@ -117,8 +122,12 @@ def copy_state(st: State) -> State:
     if st.get("window"):
         w = st["window"]
         new["window"] = dict(w, eligible=w["eligible"][:], answers=w["answers"][:])
+        if "calls" in w:
+            new["window"]["calls"] = w["calls"][:]
     if st.get("held"):
         new["held"] = dict(st["held"])
+    if st.get("swapped"):
+        new["swapped"] = st["swapped"][:]
     if st.get("places"):
         new["places"] = st["places"][:]
     return new
@@ -131,7 +140,7 @@ def start_round(st: State, events: list[dict]) -> None:
     st["round"] += 1
     st["dealer"] = (st["dealer"] + 1) % n
     stream = SeededStream(st["seed"], st["rng"])
-    deck = [c for p in DECK_PREFIXES[: rules.decks(n)] for c in make_deck(p)]
+    deck = rules.cards.full_deck(rules.decks(n))
     stream.shuffle(deck)
     st["rng"] = stream.counter
     size = rules.deal_size(st["round"])
@@ -156,6 +165,11 @@ def start_round(st: State, events: list[dict]) -> None:
     st["window"] = None
     st["held"] = None
     st["early"] = [None] * n
+    if rules.claim == "first_caller":
+        st["calls"] = []  # seats that called "May I?" for the discard top, earliest first
+    if rules.round_end == "last_turns":
+        st["finisher"] = None  # the seat that went out first
+        st["last_turns"] = []  # seats still owed their last turn, in order
     events.append(
         {
             "type": "round_started",
@@ -174,8 +188,9 @@ def draw_from_stock(st: State, events: list[dict]) -> str:
     """
     if not st["stock"]:
         rules = ruleset_of(st)
-        if st["reshuffles"] >= rules.reshuffles_per_round or len(st["discard"]) <= 1:
-            end_round(st, None, events, reason="stock_exhausted")
+        cap = rules.reshuffles_per_round
+        if (cap is not None and st["reshuffles"] >= cap) or len(st["discard"]) <= 1:
+            end_round(st, st.get("finisher"), events, reason="stock_exhausted")
             raise RoundOver
         pile = st["discard"][:-1]
         st["discard"] = st["discard"][-1:]
@@ -193,7 +208,10 @@ def end_round(st: State, went_out: int | None, events: list[dict], reason: str) 
     """Score the round, then deal the next one or finish the game."""
     rules = ruleset_of(st)
     n = st["players"]
-    penalties = [0 if seat == went_out else cards_penalty(st["hands"][seat]) for seat in range(n)]
+    penalties = [
+        0 if seat == went_out else cards_penalty(st["hands"][seat], rules.penalties)
+        for seat in range(n)
+    ]
     scores = [penalties[s] + st["mayi_count"][s] * rules.mayi_meld_score for s in range(n)]
     st["scores"].append(scores)
     st["totals"] = [t + s for t, s in zip(st["totals"], scores, strict=True)]

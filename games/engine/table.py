@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import WILD_RANK, parse_card
-from .melds import MAX_RANK, MIN_RANK, book_rank, mayi_ok, order_run, run_layout, wild_limit_ok
+from .cards import WILD_RANK, card_set_of, is_wild_card, parse_card
+from .melds import MIN_RANK, book_rank, mayi_ok, order_run, run_fit, wild_limit_ok
 
 Meld = dict[str, Any]
 
@@ -27,13 +27,14 @@ def classify(
     rank = book_rank(parsed)
     if rank is not None:
         return "book", {"cards": list(card_ids), "rank": rank}
-    layout = run_layout(parsed)
-    if layout is None:
+    cs = card_set_of(card_ids[0])
+    fit = run_fit(parsed, cs.top, cs.ace_high)
+    if fit is None:
         return None
-    suit, start = layout
+    suit, start, parsed = fit  # an ace above the king reads as position 14
     placed = {c: n for c, n in (wild_numbers or {}).items() if c in card_ids}
     if placed:
-        ordered = _placed_run(card_ids, parsed, placed)
+        ordered = _placed_run(card_ids, parsed, placed, cs.top)
         if ordered is None:
             return None
         start, cards = ordered
@@ -43,7 +44,7 @@ def classify(
 
 
 def _placed_run(
-    card_ids: list[str], parsed: list[tuple[int, str]], placed: dict[str, int]
+    card_ids: list[str], parsed: list[tuple[int, str]], placed: dict[str, int], top: int
 ) -> tuple[int, list[str]] | None:
     fixed: dict[int, str] = {}
     free = []
@@ -60,9 +61,9 @@ def _placed_run(
     if gaps > len(free):
         return None
     extra = len(free) - gaps
-    up = min(extra, MAX_RANK - hi)
+    up = min(extra, top - hi)
     start = lo - (extra - up)
-    if start < MIN_RANK or hi > MAX_RANK:
+    if start < MIN_RANK or hi > top:
         return None
     return start, [fixed.get(r) or free.pop() for r in range(start, start + len(card_ids))]
 
@@ -76,7 +77,7 @@ def mayi_group(card_ids: list[str]) -> Meld | None:
 
 
 def _wilds(cards: list[str]) -> int:
-    return sum(1 for c in cards if c.endswith("?"))
+    return sum(1 for c in cards if is_wild_card(c))
 
 
 def layoff_ends(meld: Meld, card_id: str) -> list[str]:
@@ -93,20 +94,22 @@ def layoff_ends(meld: Meld, card_id: str) -> list[str]:
     if kind == "book":
         return ["any"] if rank in (WILD_RANK, meld["rank"]) else []
     start, end = meld["start"], meld["start"] + len(cards) - 1
+    cs = card_set_of(card_id)
     if rank == WILD_RANK:
         ends = []
-        if end < MAX_RANK:
+        if end < cs.top:
             ends.append("high")
         if start > MIN_RANK:
             ends.append("low")
         return ends
     if suit != meld["suit"]:
         return []
-    if rank == end + 1:
-        return ["high"]
+    ends = []
+    if rank == end + 1 or (cs.ace_high and rank == 1 and end + 1 == cs.top):
+        ends.append("high")
     if rank == start - 1:
-        return ["low"]
-    return []
+        ends.append("low")
+    return ends
 
 
 def lay_off_on(meld: Meld, card_id: str, end: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import face_data
 from .rulesets import get_ruleset
 from .state import State
 
@@ -43,6 +44,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         raise ValueError(f"no seat {seat!r} at this table")
     over = state["game_over"]
     contract = rules.contract(state["round"])
+    choices = rules.contract_choices(state["round"], state["options"])
     window = state["window"]
     window_view = None
     if window is not None:
@@ -64,6 +66,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
                 if a == "may_i"
             ],
         }
+        if "calls" in window:
+            window_view["calls"] = window["calls"][:]
     held = state["held"]
     v: dict[str, Any] = {
         "ruleset": rules.name,
@@ -72,6 +76,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "round": state["round"],
         "rounds": rules.rounds,
         "contract": {"books": contract.books, "runs": contract.runs, "text": contract.describe()},
+        # Every contract a lay-down may make now (rook's round 7: three runs or four books).
+        "contracts": [{"books": c.books, "runs": c.runs, "text": c.describe()} for c in choices],
+        "card_set": rules.cards.name,
+        "options": dict(state["options"]),
         "final_discard_allowed": state["round"] not in rules.no_final_discard_rounds,
         "phase": state["phase"],
         "active_seat": None if over else state["active"],
@@ -104,11 +112,36 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "places": state["places"][:] if state["places"] else None,
         "moves": state["moves"],
     }
+    if "calls" in state:
+        v["calls"] = state["calls"][:]  # who said "May I?" for the discard top, earliest first
+    if "finisher" in state:
+        v["went_out"] = state["finisher"]
+        v["last_turns"] = state["last_turns"][:]
+    if state.get("swapped"):
+        v["swapped"] = state["swapped"][:]  # wilds taken off the table this turn (public)
     if over:
         v["hands"] = [h[:] for h in state["hands"]]
         v["stock"] = state["stock"][:]
         v["seed"] = state["seed"]
+    v["faces"] = _faces(v)
     return v
+
+
+def _faces(v: dict) -> dict[str, dict]:
+    """Face data (rank, suit, colour, wild, label) for every card id the view shows."""
+    shown: list[str] = list(v["hand"] or [])
+    for meld in v["melds"]:
+        shown += meld["cards"]
+    for key in ("discard_top", "held_discard"):
+        if v.get(key):
+            shown.append(v[key])
+    if v["buy_window"]:
+        shown.append(v["buy_window"]["card"])
+    shown += v.get("swapped", [])
+    for hand in v.get("hands", []):
+        shown += hand
+    shown += v.get("stock", [])
+    return {c: face_data(c) for c in dict.fromkeys(shown)}
 
 
 def _my_answer(state: State, seat: int | None) -> str | None:

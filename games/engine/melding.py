@@ -1,0 +1,266 @@
+"""Melding: laying down the contract, laying off, MAYI melds and (rook) swapping wilds.
+
+Ruleset policies read here: ``contract_choices`` (rook's round 7: three runs or four books),
+``lay_off_on_lay_down_turn``, ``out_by_discard_only`` (petras: the hand is emptied by the
+final discard, so a lay-down or lay-off keeps a card), ``mayi_melds`` and ``wild_swaps``.
+
+A wild swap (``{"type": "swap_wild", "meld": id, "card": natural_id}``) puts the natural card
+the wild stands for in its place and the wild in the hand. The wild must be played that same
+turn (it "never goes into your hand for later"): a seat that is down lays it off (so the swap
+is refused when it could go nowhere, or on the turn the seat laid down, when no lay-off is
+allowed), and a seat not yet down must lay down a contract that uses it (so the swap is refused
+unless the hand then makes one with every wild it holds). Until the wild is played the turn
+cannot end.
+"""
+
+from __future__ import annotations
+
+from .cards import WILD_RANK, is_wild_card, parse_card
+from .contract import assign_ids, solve_best, solve_exact
+from .errors import IllegalMove
+from .state import State, draw_from_stock, ruleset_of
+from .table import classify, lay_off_on, layoff_ends, mayi_group
+from .turns import (
+    card_field,
+    card_list,
+    in_hand,
+    require_turn,
+    swapped_in_hand,
+    table_meld,
+    take_from_hand,
+    went_out_check,
+)
+
+
+def _keep_one(st: State, seat: int, playing: int) -> None:
+    rules = ruleset_of(st)
+    if rules.out_by_discard_only and len(st["hands"][seat]) <= playing:
+        raise IllegalMove(
+            "keep_a_discard", f"{rules.name}: you go out with your final discard, so keep a card"
+        )
+
+
+def lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    require_turn(st, seat, ("play",))
+    if st["down"][seat]:
+        raise IllegalMove("already_down", "your contract is already down this round")
+    rules = ruleset_of(st)
+    choices = rules.contract_choices(st["round"], st["options"])
+    wanted = " or ".join(c.describe() for c in choices)
+    has_cards, has_melds = "cards" in action, "melds" in action
+    if has_cards == has_melds:
+        raise IllegalMove("bad_action", "lay_down needs either 'cards' or 'melds'")
+    if has_cards:
+        cards = card_list(st, action["cards"], "cards")
+        in_hand(st, seat, cards)
+        parsed = [parse_card(c) for c in cards]
+        plans = None
+        for contract in choices:
+            plans = solve_exact(parsed, contract.books, contract.runs, rules.cards)
+            if plans is not None:
+                break
+        if plans is None:
+            raise IllegalMove(
+                "no_contract",
+                f"{' '.join(cards)} cannot be split into exactly {wanted} using every card",
+            )
+        groups = assign_ids(cards, plans)
+    else:
+        groups = action["melds"]
+        if not isinstance(groups, list) or not groups:
+            raise IllegalMove("bad_action", "melds must be a non-empty list of lists of card ids")
+        for g in groups:
+            card_list(st, g, "each meld")
+        flat = [c for g in groups for c in g]
+        if len(set(flat)) != len(flat):
+            raise IllegalMove("duplicate_card", "a card appears in two melds")
+        in_hand(st, seat, flat)
+    wild_numbers = action.get("wilds") or {}
+    if not isinstance(wild_numbers, dict) or not all(
+        isinstance(k, str)
+        and rules.cards.owns(k)
+        and _is_wild(k)
+        and isinstance(v, int)
+        and not isinstance(v, bool)
+        for k, v in wild_numbers.items()
+    ):
+        raise IllegalMove("bad_action", "wilds maps a wild's card id to the number it stands for")
+    made = []
+    for g in groups:
+        found = classify(g, wild_numbers)
+        if found is None:
+            raise IllegalMove("invalid_meld", f"{' '.join(g)} is neither a book nor a run")
+        made.append(found)
+    books = sum(1 for kind, _ in made if kind == "book")
+    runs = len(made) - books
+    if all((books, runs) != (c.books, c.runs) for c in choices):
+        raise IllegalMove(
+            "wrong_contract",
+            f"round {st['round']} needs {wanted}, not {books} books and {runs} runs",
+        )
+    used = [c for _, fields in made for c in fields["cards"]]
+    left = [w for w in swapped_in_hand(st, seat) if w not in used]
+    if left:
+        raise IllegalMove("use_swapped_wild", f"your lay-down must use {' '.join(left)}")
+    _keep_one(st, seat, len(used))
+    tabled = []
+    for kind, fields in made:
+        take_from_hand(st, seat, fields["cards"])
+        tabled.append(table_meld(st, kind, seat, fields))
+    st["down"][seat] = True
+    st["laid_down_this_turn"] = True
+    events.append({"type": "laid_down", "seat": seat, "melds": [dict(m) for m in tabled]})
+    went_out_check(st, seat, events)
+
+
+def _is_wild(card: str) -> bool:
+    try:
+        return is_wild_card(card)
+    except ValueError:
+        return False
+
+
+def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    require_turn(st, seat, ("play",))
+    rules = ruleset_of(st)
+    if not st["down"][seat]:
+        raise IllegalMove("contract_not_down", "lay down your contract before laying off")
+    if st["laid_down_this_turn"] and not rules.lay_off_on_lay_down_turn:
+        raise IllegalMove("not_this_turn", "you may not lay off on the turn you lay down")
+    card = card_field(st, action)
+    in_hand(st, seat, [card])
+    meld_id = action.get("meld")
+    meld = next((m for m in st["melds"] if m["id"] == meld_id), None)
+    if meld is None:
+        raise IllegalMove("unknown_meld", f"no meld {meld_id!r} on the table")
+    end = action.get("end")
+    if end not in (None, "low", "high"):
+        raise IllegalMove("bad_action", "end must be 'low' or 'high'")
+    if meld["kind"] == "mayi":
+        raise IllegalMove("mayi_meld_closed", "nothing may be added to a MAYI meld")
+    ends = layoff_ends(meld, card)
+    if meld["kind"] == "run" and end is not None:
+        ends = [e for e in ends if e == end]
+    if not ends:
+        raise IllegalMove(
+            "does_not_fit", f"{card} cannot be laid off on {meld_id} ({' '.join(meld['cards'])})"
+        )
+    _keep_one(st, seat, 1)
+    st["hands"][seat].remove(card)
+    lay_off_on(meld, card, ends[0])
+    events.append({"type": "laid_off", "seat": seat, "card": card, "meld": meld_id, "end": ends[0]})
+    went_out_check(st, seat, events)
+
+
+def mayi_meld(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    rules = ruleset_of(st)
+    if not rules.mayi_melds:
+        raise IllegalMove("no_mayi_melds", f"{rules.name} has no MAYI melds")
+    require_turn(st, seat, ("draw", "play"))
+    cards = card_list(st, action.get("cards"), "cards")
+    in_hand(st, seat, cards)
+    fields = mayi_group(cards)
+    if fields is None:
+        raise IllegalMove(
+            "invalid_meld",
+            f"{' '.join(cards)} is no MAYI meld (one each of M A Y I, same or consecutive numbers, no wilds)",
+        )
+    take_from_hand(st, seat, cards)
+    meld = table_meld(st, "mayi", seat, fields)
+    st["mayi_count"][seat] += 1
+    events.append(
+        {"type": "mayi_meld", "seat": seat, "meld": dict(meld), "score": rules.mayi_meld_score}
+    )
+    if st["down"][seat]:
+        went_out_check(st, seat, events)
+        return
+    hand = st["hands"][seat]
+    for _ in range(rules.mayi_meld_replacements):
+        hand.append(draw_from_stock(st, events))
+    events.append({"type": "replacements", "seat": seat, "count": rules.mayi_meld_replacements})
+
+
+# -- rook: swapping a tabled wild ----------------------------------------------------------
+def _wild_slot(meld: dict, natural: str) -> int | None:
+    """The index of a wild in ``meld`` that ``natural`` stands for, or ``None``."""
+    rank, suit = parse_card(natural)
+    cards = meld["cards"]
+    if meld["kind"] == "book":
+        if rank != meld["rank"]:
+            return None
+        return next((i for i, c in enumerate(cards) if is_wild_card(c)), None)
+    if meld["kind"] != "run" or suit != meld["suit"]:
+        return None
+    i = rank - meld["start"]
+    if 0 <= i < len(cards) and is_wild_card(cards[i]):
+        return i
+    return None
+
+
+def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dict, int]:
+    """The meld and slot of a legal swap, or :class:`IllegalMove` saying why not."""
+    rules = ruleset_of(st)
+    if not rules.wild_swaps:
+        raise IllegalMove("no_wild_swaps", f"{rules.name}: a tabled wild never moves")
+    require_turn(st, seat, ("play",))
+    in_hand(st, seat, [natural])
+    if parse_card(natural)[0] == WILD_RANK:
+        raise IllegalMove("bad_action", "swap a wild for a natural card, not for a wild")
+    meld = next((m for m in st["melds"] if m["id"] == meld_id), None)
+    if meld is None:
+        raise IllegalMove("unknown_meld", f"no meld {meld_id!r} on the table")
+    slot = _wild_slot(meld, natural)
+    if slot is None:
+        raise IllegalMove("no_wild_there", f"no wild on {meld_id} stands for {natural}")
+    wild = meld["cards"][slot]
+    hand = [c for c in st["hands"][seat] if c != natural] + [wild]
+    if st["down"][seat]:
+        if st["laid_down_this_turn"] and not rules.lay_off_on_lay_down_turn:
+            raise IllegalMove("not_this_turn", "a wild taken now could not be laid off this turn")
+        after = dict(meld, cards=meld["cards"][:])
+        after["cards"][slot] = natural
+        melds = [after if m is meld else m for m in st["melds"]]
+        if not any(layoff_ends(m, wild) for m in melds):
+            raise IllegalMove("wild_has_no_place", f"{wild} could not be laid off anywhere")
+        return meld, slot
+    parsed = [parse_card(c) for c in hand]
+    wilds = sum(1 for p in parsed if p[0] == WILD_RANK)
+    for contract in rules.contract_choices(st["round"], st["options"]):
+        plans = solve_best(parsed, contract.books, contract.runs, rules.cards)
+        if plans is not None and sum(w for _, _, w in plans) == wilds:
+            return meld, slot
+    raise IllegalMove(
+        "cannot_go_down", "swap a wild only if you are down or go down with it this turn"
+    )
+
+
+def swap_wild(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    natural = card_field(st, action)
+    meld, slot = swap_check(st, seat, action.get("meld"), natural)
+    wild = meld["cards"][slot]
+    meld["cards"][slot] = natural
+    hand = st["hands"][seat]
+    hand.remove(natural)
+    hand.append(wild)
+    st["swapped"] = [*(st.get("swapped") or []), wild]
+    events.append(
+        {"type": "wild_swapped", "seat": seat, "meld": meld["id"], "card": natural, "wild": wild}
+    )
+
+
+def contract_plan(st: State, seat: int, hand: list[str]) -> list[list[str]] | None:
+    """Groups of card ids for the best lay-down from ``hand`` (used by bots and hints)."""
+    rules = ruleset_of(st)
+    parsed = [parse_card(c) for c in hand]
+    best = None
+    for contract in rules.contract_choices(st["round"], st["options"]):
+        plans = solve_best(parsed, contract.books, contract.runs, rules.cards)
+        if plans is not None and (best is None or _size(plans) > _size(best)):
+            best = plans
+    return None if best is None else assign_ids(hand, best)
+
+
+def _size(plans: list) -> tuple[int, int]:
+    # Wilds first: a wild swapped off the table must go down with the contract.
+    wilds = sum(w for _, _, w in plans)
+    return wilds, wilds + sum(len(cells) for _, cells, _ in plans)

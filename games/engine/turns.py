@@ -1,0 +1,137 @@
+"""What every action handler shares: field checks, whose turn it is, and how a turn ends.
+
+Handlers (``buying.py``, ``melding.py``, ``actions.py``) work on a copy of the state that
+``apply`` made; they check everything before they move a card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CardError, parse_card
+from .errors import IllegalMove
+from .state import RoundOver, State, end_round, ruleset_of
+
+
+def where(st: State) -> str:
+    return f"in round {st['round']}, phase {st['phase']}, seat {st['active']} to play"
+
+
+def _checked(st: State, card: str) -> str:
+    try:
+        parse_card(card)
+    except CardError:
+        raise IllegalMove("bad_card", f"{card!r} is not a card id") from None
+    if not ruleset_of(st).cards.owns(card):
+        raise IllegalMove("bad_card", f"{card!r} is not a card of this game's card set")
+    return card
+
+
+def card_field(st: State, action: dict, field: str = "card") -> str:
+    card = action.get(field)
+    if not isinstance(card, str):
+        raise IllegalMove("bad_action", f"{action['type']} needs {field!r}: a card id")
+    return _checked(st, card)
+
+
+def card_list(st: State, value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise IllegalMove("bad_action", f"{what} must be a non-empty list of card ids")
+    for card in value:
+        if not isinstance(card, str):
+            raise IllegalMove("bad_action", f"{what} must hold card ids, not {card!r}")
+        _checked(st, card)
+    if len(set(value)) != len(value):
+        raise IllegalMove("duplicate_card", f"{what} names a card twice")
+    return value
+
+
+def in_hand(st: State, seat: int, cards: list[str]) -> None:
+    hand = st["hands"][seat]
+    missing = [c for c in cards if c not in hand]
+    if missing:
+        raise IllegalMove(
+            "card_not_in_hand", f"{' '.join(missing)} not in seat {seat}'s hand ({' '.join(hand)})"
+        )
+
+
+def require_turn(st: State, seat: int, phases: tuple[str, ...]) -> None:
+    if seat != st["active"]:
+        raise IllegalMove("not_your_turn", f"seat {seat} acted {where(st)}")
+    if st["phase"] not in phases:
+        if st["phase"] == "draw":
+            raise IllegalMove("must_draw", f"draw a card first ({where(st)})")
+        if st["phase"] == "done":
+            raise IllegalMove("turn_over", "your turn is over; it ends when the buy window closes")
+        if st["phase"] == "selling":
+            raise IllegalMove(
+                "sale_pending", "the discard is on sale first; your stock draw completes after it"
+            )
+        raise IllegalMove("wrong_phase", f"not now: {where(st)}")
+
+
+def swapped_in_hand(st: State, seat: int) -> list[str]:
+    """Wilds this seat took off the table this turn and has not played yet (rook)."""
+    return [c for c in st.get("swapped") or [] if c in st["hands"][seat]]
+
+
+def went_out_check(st: State, seat: int, events: list[dict]) -> None:
+    """End the round (or, with last turns, the turn) when the seat's hand is empty and down."""
+    if st["hands"][seat] or not st["down"][seat]:
+        return
+    if ruleset_of(st).round_end == "last_turns":
+        # rook: everyone else plays one last turn; a hand emptied in a last turn ends it too.
+        if st["finisher"] is None:
+            st["finisher"] = seat
+            n = st["players"]
+            st["last_turns"] = [(seat + k) % n for k in range(1, n)]
+        events.append({"type": "went_out", "seat": seat, "last_turns": st["last_turns"][:]})
+        next_turn(st, events)
+        raise RoundOver
+    end_round(st, seat, events, reason="went_out")
+    raise RoundOver
+
+
+def next_turn(st: State, events: list[dict]) -> None:
+    """Pass the turn on (with last turns pending, to the next seat owed one, or end the round)."""
+    if st.get("finisher") is not None:
+        if not st["last_turns"]:
+            end_round(st, st["finisher"], events, reason="went_out")
+            raise RoundOver
+        st["active"] = st["last_turns"].pop(0)
+    else:
+        st["active"] = (st["active"] + 1) % st["players"]
+    st["phase"] = "draw"
+    st["laid_down_this_turn"] = False
+    st["early"] = [None] * st["players"]
+    if "calls" in st:
+        st["calls"] = []
+    st.pop("swapped", None)
+    events.append({"type": "turn", "seat": st["active"]})
+
+
+def table_meld(st: State, kind: str, owner: int, fields: dict) -> dict:
+    meld = {"id": f"m{st['next_meld']}", "kind": kind, "owner": owner, **fields}
+    st["next_meld"] += 1
+    st["melds"].append(meld)
+    return meld
+
+
+def take_from_hand(st: State, seat: int, cards: list[str]) -> None:
+    hand = st["hands"][seat]
+    for c in cards:
+        hand.remove(c)
+
+
+def do_discard(st: State, seat: int, card: str, events: list[dict]) -> None:
+    st["hands"][seat].remove(card)
+    st["discard"].append(card)
+    st["discard_from"].append(seat)
+    events.append({"type": "discarded", "seat": seat, "card": card})
+    went_out_check(st, seat, events)
+    next_turn(st, events)
+
+
+def do_pass(st: State, events: list[dict]) -> None:
+    events.append({"type": "passed", "seat": st["active"]})
+    next_turn(st, events)

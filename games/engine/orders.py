@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import combinations
 
-from .cards import SUITS, WILD_RANK, face_of, parse_card
-from .melds import is_book, is_run
+from .cards import WILD_RANK, CardError, Parsed, parse_card
+from .melds import book_rank, run_layout
 
 RUN = 4
 
@@ -30,29 +30,31 @@ def completes_meld(hand: list[str], card: str) -> bool:
     >>> completes_meld(["w4M", "w5M", "w7M"], "b?")
     True
     """
-    rank, suit = parse_card(card)
-    by_rank: dict[int, list[str]] = defaultdict(list)
+    try:
+        this = parse_card(card)
+        parsed = [parse_card(c) for c in hand]
+    except CardError:
+        return False
+    by_rank: dict[int, list[Parsed]] = defaultdict(list)
     by_suit: dict[str, set[int]] = defaultdict(set)
-    for cid in hand:
-        r, s = parse_card(cid)
-        if r == WILD_RANK:
-            continue
-        by_rank[r].append(face_of(cid))
-        by_suit[s].add(r)
-    face = face_of(card)
+    for r, s in parsed:
+        if r != WILD_RANK:
+            by_rank[r].append((r, s))
+            by_suit[s].add(r)
+    rank, suit = this
     if rank != WILD_RANK:
-        if len(by_rank[rank]) >= 2 and is_book([face, *by_rank[rank][:2]]):
+        if len(by_rank[rank]) >= 2 and book_rank([this, *by_rank[rank][:2]]) is not None:
             return True
-        ranks = by_suit[suit] - {rank}
         return any(
-            is_run([face, *(f"{r}{suit}" for r in trio)])
-            for trio in combinations(sorted(ranks), RUN - 1)
-            if max(trio + (rank,)) - min(trio + (rank,)) < RUN
+            run_layout([this, *((r, suit) for r in trio)]) is not None
+            for trio in combinations(sorted(by_suit[suit] - {rank}), RUN - 1)
+            if max(*trio, rank) - min(*trio, rank) < RUN
         )
-    if any(len(faces) >= 2 for faces in by_rank.values()):
+    if any(len(cards) >= 2 for cards in by_rank.values()):
         return True
-    for s in SUITS:
-        for trio in combinations(sorted(by_suit[s]), RUN - 1):
-            if trio[-1] - trio[0] < RUN and is_run([face, *(f"{r}{s}" for r in trio)]):
-                return True
-    return False
+    return any(
+        run_layout([this, *((r, s) for r in trio)]) is not None
+        for s, ranks in by_suit.items()
+        for trio in combinations(sorted(ranks), RUN - 1)
+        if trio[-1] - trio[0] < RUN
+    )

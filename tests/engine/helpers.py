@@ -12,7 +12,9 @@ one place (the cards a test does not name fill the stock, or another place it pi
     )
 
 Notation: tokens are card ids (``w7M``, ``b?``, ``g13I``) or bare faces (``7M``, ``?``), which
-take the first free copy (white deck first) once every explicit id is placed. ``|`` only groups
+take the first free copy (white deck first) once every explicit id is placed. Other rulesets
+(``ruleset="petras"``...) use their card set's notation the same way: ``pQH``, ``QH``, ``*R``
+(standard), ``x14R``, ``14R``, ``*``, ``_`` (rook); see ``games/engine/cards.py``. ``|`` only groups
 for the reader in hands; in ``melds`` and ``mayi`` it separates melds.
 
 Orders: ``discard`` is listed bottom to top (the last token is the top card), as in the state;
@@ -31,7 +33,7 @@ from typing import Any
 import pytest
 
 from games.engine import IllegalMove, apply
-from games.engine.cards import DECK_PREFIXES, make_deck, parse_card
+from games.engine.cards import BGA_CARDS, CardSet, card_set_of, parse_card
 from games.engine.invariants import check_invariants
 from games.engine.rng import SeededStream
 from games.engine.rulesets import get_ruleset
@@ -67,8 +69,10 @@ def cards(text: str) -> list[str]:
 class _Pool:
     """The game's card ids not yet placed, in a fixed shuffled order (for fillers)."""
 
-    def __init__(self, players: int, seed: str) -> None:
-        deck = [c for p in DECK_PREFIXES[: _decks(players)] for c in make_deck(p)]
+    def __init__(self, players: int, seed: str, ruleset: str = "bga") -> None:
+        rules = get_ruleset(ruleset)
+        self.cs = rules.cards
+        deck = rules.cards.full_deck(rules.decks(players))
         SeededStream(f"helpers:{seed}", 0).shuffle(deck)
         self.free = dict.fromkeys(deck)
 
@@ -78,7 +82,7 @@ class _Pool:
         del self.free[card]
 
     def take_face(self, face: str) -> str:
-        for prefix in DECK_PREFIXES:
+        for prefix in self.cs.prefixes:
             if prefix + face in self.free:
                 del self.free[prefix + face]
                 return prefix + face
@@ -93,22 +97,19 @@ class _Pool:
         return out
 
 
-def _decks(players: int) -> int:
-    return get_ruleset("bga").decks(players)
-
-
-def _is_id(token: str) -> bool:
-    return token[:1] in DECK_PREFIXES
+def _is_id(token: str, cs: CardSet = BGA_CARDS) -> bool:
+    return token[:1] in cs.prefixes
 
 
 def _resolve(pool: _Pool, places: list[list[str]]) -> list[list[str]]:
     """Replace bare faces by free card ids, after every explicit id has been reserved."""
+    cs = pool.cs
     for place in places:
         for t in place:
-            if _is_id(t):
+            if _is_id(t, cs):
                 parse_card(t)
                 pool.take_id(t)
-    return [[t if _is_id(t) else pool.take_face(t) for t in place] for place in places]
+    return [[t if _is_id(t, cs) else pool.take_face(t) for t in place] for place in places]
 
 
 def _seat_map(value: Any, players: int, default: Any) -> list[Any]:
@@ -132,11 +133,12 @@ def _tabled(cards_: list[str]) -> tuple[str, dict]:
         raise ValueError(f"{' '.join(cards_)} is neither a book nor a run")
     kind, fields = found
     if kind == "run":
+        top = card_set_of(cards_[0]).top
         parsed = [parse_card(c) for c in cards_]
         starts = {r - i for i, (r, _) in enumerate(parsed) if r}
         if len(starts) == 1:
             start = starts.pop()
-            if start >= 1 and start + len(cards_) - 1 <= 13:
+            if start >= 1 and start + len(cards_) - 1 <= top:
                 fields = {"cards": list(cards_), "suit": fields["suit"], "start": start}
     return kind, fields
 
@@ -168,6 +170,12 @@ def make_state(
     rounds_out: Any = None,
     seed: str = "helpers-seed",
     check: bool = True,
+    ruleset: str = "bga",
+    options: Mapping[str, Any] | None = None,
+    calls: list[int] | None = None,
+    finisher: int | None = None,
+    last_turns: list[int] | None = None,
+    swapped: list[str] | None = None,
 ) -> State:
     """A consistent state in an exact situation (see the module docstring for the notation).
 
@@ -177,7 +185,7 @@ def make_state(
     defaults to the owners of books and runs. ``window`` gives ``eligible`` and ``answers``
     (``card`` and ``discarder`` are filled in from the discard pile).
     """
-    rules = get_ruleset("bga")
+    rules = get_ruleset(ruleset)
     n = players
     hands = dict(hands or {})
     meld_specs: list[tuple[str, int, list[str]]] = []
@@ -187,7 +195,7 @@ def make_state(
     for owner, text in (mayi or {}).items():
         meld_specs += [("mayi", owner, g) for g in groups(text)]
 
-    pool = _Pool(n, seed)
+    pool = _Pool(n, seed, ruleset)
     hand_tokens = [tokens(hands[s]) if s in hands else [] for s in range(n)]
     named = [*hand_tokens, tokens(discard), tokens(stock), *[g for _, _, g in meld_specs]]
     resolved = _resolve(pool, named)
@@ -234,8 +242,8 @@ def make_state(
         scores = [[0] * n for _ in range(round - 1)]
     st: State = {
         "v": STATE_VERSION,
-        "ruleset": "bga",
-        "options": {},
+        "ruleset": ruleset,
+        "options": dict(options or {}),
         "seed": seed,
         "rng": 0,
         "players": n,
@@ -265,6 +273,13 @@ def make_state(
         "held": dict(held) if held else None,
         "early": _seat_map(early, n, None),
     }
+    if rules.claim == "first_caller":
+        st["calls"] = list(calls or [])
+    if rules.round_end == "last_turns":
+        st["finisher"] = finisher
+        st["last_turns"] = list(last_turns or [])
+    if swapped:
+        st["swapped"] = list(swapped)
     if window is not None:
         st["window"] = {
             "card": pile[-1],
@@ -272,6 +287,8 @@ def make_state(
             "eligible": list(window["eligible"]),
             "answers": list(window.get("answers", [None] * len(window["eligible"]))),
         }
+        if rules.claim == "first_caller":
+            st["window"]["calls"] = list(window.get("calls", []))
     if check:
         problems = check_invariants(st)
         assert not problems, problems

@@ -7,10 +7,13 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db.models import Count, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounts.models import ApiToken
+from accounts.forms import ReminderForm, VacationForm
+from accounts.models import ApiToken, Profile
 from accounts.tokens import token_issue
+from games import services
 from games.models import RoundResult, Seat, Table
 
 
@@ -50,10 +53,18 @@ def profile(request: HttpRequest) -> HttpResponse:
         mayi_melds=Sum("mayi_melds"),
     )
     token = ApiToken.objects.filter(user=user).first()
+    profile, _ = Profile.objects.get_or_create(user=user)
+    now = timezone.now()
     return render(
         request,
         "accounts/profile.html",
         {
+            "reminder_form": ReminderForm(instance=profile),
+            "vacation_form": VacationForm(),
+            "vacation_until": profile.vacation_until
+            if profile.vacation_until and profile.vacation_until > now
+            else None,
+            "vacation_days_left": services.vacation_days_left(profile, now),
             "seats": seats,
             "games_finished": finished,
             "rounds": rounds,
@@ -68,4 +79,42 @@ def profile(request: HttpRequest) -> HttpResponse:
 def token_new(request: HttpRequest) -> HttpResponse:
     # Shown once on the next page view, then only its prefix: the database keeps a hash.
     request.session["new_api_token"] = token_issue(user=request.user)
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def reminders_save(request: HttpRequest) -> HttpResponse:
+    profile, _ = Profile.objects.get_or_create(user=request.user)
+    form = ReminderForm(request.POST, instance=profile)
+    if form.is_valid():
+        form.save()
+        messages.success(request, "Reminder settings saved.")
+    else:
+        for error in form.errors.values():
+            messages.error(request, " ".join(error))
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def vacation_start(request: HttpRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Enter a number of days.")
+        return redirect("profile")
+    try:
+        services.vacation_start(user=request.user, days=form.cleaned_data["days"])
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Your clocks are paused.")
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def vacation_end(request: HttpRequest) -> HttpResponse:
+    services.vacation_end(user=request.user)
+    messages.success(request, "Welcome back: your clocks run again.")
     return redirect("profile")

@@ -6,11 +6,21 @@ from games.engine.rulesets import RULESETS
 from games.models import MAX_SEATS, MIN_SEATS
 
 TURN_CLOCKS = [
+    (30, "30 seconds"),
     (60, "1 minute"),
     (300, "5 minutes"),
     (3600, "1 hour"),
     (24 * 3600, "1 day"),
     (3 * 24 * 3600, "3 days"),
+]
+# The time bank (games/services/clocks.py): empty means "the turn clock" (every turn the same).
+BANKS = [
+    ("", "same as the turn clock"),
+    (300, "5 minutes"),
+    (3600, "1 hour"),
+    (24 * 3600, "1 day"),
+    (3 * 24 * 3600, "3 days"),
+    (7 * 24 * 3600, "7 days"),
 ]
 WINDOW_TIMERS = [
     (30, "30 seconds"),
@@ -27,6 +37,21 @@ class TableForm(forms.Form):
     )
     turn_seconds = forms.TypedChoiceField(
         label="Turn clock", choices=TURN_CLOCKS, coerce=int, initial=24 * 3600
+    )
+    bank_seconds = forms.TypedChoiceField(
+        label="Time bank at the start",
+        choices=BANKS,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text="Each player starts with this; the turn clock is added after each turn.",
+    )
+    bank_max_seconds = forms.TypedChoiceField(
+        label="Most a time bank holds",
+        choices=[("", "the larger of the two"), *BANKS[1:]],
+        coerce=int,
+        empty_value=None,
+        required=False,
     )
     window_seconds = forms.TypedChoiceField(
         label="“May I?” window", choices=WINDOW_TIMERS, coerce=int, initial=3600

@@ -11,5 +11,6 @@ urlpatterns = [
     path("tables/<int:table_id>/leave/", views.table_leave, name="table_leave"),
     path("tables/<int:table_id>/bots/", views.table_bots, name="table_bots"),
     path("tables/<int:table_id>/start/", views.table_start, name="table_start"),
+    path("tables/<int:table_id>/orders/", views.table_buy_order, name="table_buy_order"),
     path("join/<str:code>/", views.invite_page, name="invite"),
 ]

@@ -145,6 +145,28 @@ def join_by_invite(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def table_buy_order(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The standing order control on the table page (the API has POST .../orders)."""
+    limit_text = request.POST.get("limit", "").strip()
+    try:
+        limit = int(limit_text) if limit_text else None
+        services.seat_set_buy_order(
+            table_id=table_id,
+            user=request.user,
+            order=request.POST.get("order", ""),
+            limit=limit,
+        )
+    except ValueError:
+        messages.error(request, "The number of buys must be a whole number.")
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Standing order saved.")
+    return redirect("table", table_id=table_id)
+
+
+@login_required
 def invite_page(request: HttpRequest, code: str) -> HttpResponse:
     """What an invite link opens: the table it leads to, and a button to take a seat."""
     table = Table.objects.select_related("host").filter(invite_code=code).first()

@@ -3,13 +3,22 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import Move, RoundResult, Seat, Table
+from .models import Move, Reminder, RoundResult, Seat, Table
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("position", "user", "is_bot", "missed_turns", "expelled")
+    fields = (
+        "position",
+        "user",
+        "is_bot",
+        "missed_turns",
+        "expelled",
+        "clock_bank",
+        "buy_order",
+        "buy_order_limit",
+    )
     raw_id_fields = ("user",)
 
 
@@ -67,4 +76,12 @@ class RoundResultAdmin(admin.ModelAdmin):
     list_filter = ("ruleset", "went_out", "round_no", "by_bot")
     search_fields = ("user__username", "=table__id")
     list_select_related = ("table", "user")
+    raw_id_fields = ("table", "user")
+
+
+@admin.register(Reminder)
+class ReminderAdmin(admin.ModelAdmin):
+    list_display = ("id", "table", "user", "kind", "turn_seq", "status", "due", "sent", "note")
+    list_filter = ("status", "kind")
+    search_fields = ("=table__id", "user__username")
     raw_id_fields = ("table", "user")

@@ -1,0 +1,47 @@
+"""The Celery app's settings that make timers safe, and the thin tasks run in-process."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games import tasks
+from games.models import Move
+from mayi_site.celery import app
+
+from .test_timebank import bank_table
+
+
+def test_workers_ack_late_reject_on_loss_and_prefetch_one():
+    conf = app.conf
+    assert conf.task_acks_late and conf.task_reject_on_worker_lost
+    assert conf.worker_prefetch_multiplier == 1
+    # No task waits with an ETA longer than the visibility timeout (no redelivery while waiting).
+    visibility = conf.broker_transport_options["visibility_timeout"]
+    assert visibility > settings.MAYI_TIMER_HORIZON + 60
+    sweep = conf.beat_schedule["sweep-deadlines"]
+    assert sweep["task"] == "games.tasks.sweep_deadlines" and sweep["schedule"] <= 5
+    expected = settings.REDIS_URL or "memory://"
+    assert conf.broker_url == expected
+
+
+def test_tasks_take_ids_and_a_missing_table_is_nothing_to_do(db):
+    assert tasks.close_buy_window.apply(args=(999_999, 1)).get() is False
+    assert tasks.timeout_turn.apply(args=(999_999, 1)).get() is False
+
+
+def test_the_sweep_task_fires_through_the_services(alice, monkeypatch):
+    from games.services import timers
+
+    table = bank_table(alice, turn_seconds=60)
+    # The deadline passed a while ago (the task itself reads the clock).
+    table.__class__.objects.filter(pk=table.pk).update(
+        turn_deadline=timezone.now() - timedelta(seconds=1)
+    )
+    monkeypatch.setattr(timers, "queue_deadlines", lambda *a, **k: 0)
+    result = tasks.sweep_deadlines.apply().get()
+    assert result["fired"] == 1
+    assert Move.objects.filter(table=table, action={"type": "timeout"}).count() == 1
+    assert tasks.sweep_deadlines.apply().get()["fired"] == 0

@@ -3,6 +3,7 @@ committed change, and on request. Thin: the frames and actions come from games.l
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -14,6 +15,32 @@ from games.api_schemas import ActionIn
 from games.engine import IllegalMove
 
 _action = TypeAdapter(ActionIn)
+
+# Reads run in the loop's thread pool, not in the one thread that serves the sync views: the
+# sockets of one change then wait on the database side by side, not one after another.
+_read = database_sync_to_async(live.table_read, thread_sensitive=False)
+_frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
+_frame_for = database_sync_to_async(live.frame_for, thread_sensitive=False)
+_session_user = database_sync_to_async(live.session_user, thread_sensitive=False)
+
+# One read of a table per announced version, shared by all its sockets in this process:
+# {(table_id, version): future of the (table, seats) read after that version committed}.
+_shared_reads: dict[tuple[int, int], asyncio.Future] = {}
+_SHARED_READS_MAX = 4096
+
+
+def shared_read(table_id: int, version: int) -> asyncio.Future:
+    loop = asyncio.get_running_loop()
+    key = (table_id, version)
+    future = _shared_reads.get(key)
+    if future is None or future.get_loop() is not loop:
+        if len(_shared_reads) >= _SHARED_READS_MAX:
+            _shared_reads.clear()
+        future = loop.create_task(_read(table_id))
+        _shared_reads[key] = future
+        # Kept only while the sockets of this change are being served.
+        future.add_done_callback(lambda _: loop.call_later(5, _shared_reads.pop, key, None))
+    return future
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -44,22 +71,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Coalesce: a frame already sent at this version or later makes this one redundant.
         if event["version"] <= self.version:
             return
-        await self.push(committed_at=event.get("committed_at"), announced=event["version"])
-
-    async def push(
-        self,
-        *,
-        force: bool = False,
-        committed_at: float | None = None,
-        announced: int | None = None,
-    ) -> None:
-        """Read the table for this user now (the session and seat are checked every time)."""
+        # The session is checked again for every change, while the table is being read (once
+        # for all of its sockets in this process).
+        user = asyncio.ensure_future(_session_user(self._session_key()))
+        read = shared_read(self.table_id, event["version"])
         try:
-            frame = await self._frame()
+            if await user is None:
+                raise live.Refused(live.CLOSE_SIGNED_OUT, "signed out")
+            frame = await _frame_for(*(await read), await user)
         except live.Refused as exc:
             await self.refuse(exc)
             return
-        await self.send_frame(frame, force=force, committed_at=committed_at, announced=announced)
+        await self.send_frame(
+            frame, committed_at=event.get("committed_at"), announced=event["version"]
+        )
+
+    async def push(self, *, force: bool = False) -> None:
+        """Read the table and build this user's frame now (the session is checked again)."""
+        try:
+            frame = await _frame(table_id=self.table_id, session_key=self._session_key())
+        except live.Refused as exc:
+            await self.refuse(exc)
+            return
+        await self.send_frame(frame, force=force)
 
     async def send_frame(
         self,
@@ -92,7 +126,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def sync(self, version: Any) -> None:
         """A client that suspects it missed a frame: a fresh frame if its version is stale."""
         try:
-            frame = await self._frame()
+            frame = await _frame(table_id=self.table_id, session_key=self._session_key())
         except live.Refused as exc:
             await self.refuse(exc)
             return
@@ -137,11 +171,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "error": {"code": code, "message": message}})
-
-    async def _frame(self) -> dict[str, Any]:
-        return await database_sync_to_async(live.table_frame)(
-            table_id=self.table_id, session_key=self._session_key()
-        )
 
     def _session_key(self) -> str | None:
         session = self.scope.get("session")

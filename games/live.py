@@ -77,19 +77,34 @@ def session_user(session_key: str | None) -> AbstractBaseUser | None:
     return user if user.is_authenticated else None
 
 
+def table_read(table_id: int) -> tuple[Any, list[Any]]:
+    """The table and its seats, read once per change for every socket of it in a process."""
+    from games import services
+
+    try:
+        return services.table_read(table_id=table_id)
+    except services.TableNotFound as exc:
+        raise Refused(CLOSE_NOT_FOUND, exc.message) from None
+
+
 def table_frame(*, table_id: int, session_key: str | None) -> dict[str, Any]:
     """The frame for this session's user: exactly what ``GET /api/tables/<id>`` answers them,
     plus ``type`` and ``version``. Raises Refused when they may not see the table (any more).
     """
-    from games import services
-
     user = session_user(session_key)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
+    table, seats = table_read(table_id)
+    return frame_for(table, seats, user)
+
+
+def frame_for(table: Any, seats: list[Any], user: AbstractBaseUser) -> dict[str, Any]:
+    """:func:`table_frame` from a table read made after the change being pushed (a socket
+    shares it with the table's other sockets) and the user its session holds now."""
+    from games import services
+
     try:
-        table, seats = services.table_get_for_user(table_id=table_id, user=user)
-    except services.TableNotFound as exc:
-        raise Refused(CLOSE_NOT_FOUND, exc.message) from None
+        services.table_check_access(table, seats, user)
     except services.NotSeated as exc:
         raise Refused(CLOSE_FORBIDDEN, exc.message) from None
     return {"type": "table", "version": table.version, **services.table_payload(table, seats, user)}

@@ -18,10 +18,12 @@ from .orders import seat_set_buy_order
 from .play import table_close_buy_window, table_submit_action, table_timeout_turn
 from .queries import (
     seat_of,
+    table_check_access,
     table_get_for_user,
     table_list_for_user,
     table_meta,
     table_payload,
+    table_read,
     table_view,
 )
 from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
@@ -47,7 +49,9 @@ __all__ = [
     "table_list_for_user",
     "table_seats",
     "table_meta",
+    "table_check_access",
     "table_payload",
+    "table_read",
     "table_start",
     "table_submit_action",
     "table_timeout_turn",

@@ -22,13 +22,29 @@ def table_get_for_user(
     *, table_id: int, user: AbstractBaseUser | AnonymousUser
 ) -> tuple[Table, list[Seat]]:
     """A table and its seats, if ``user`` may see it: seated, or the table is public."""
+    table, seats = table_read(table_id=table_id)
+    table_check_access(table, seats, user)
+    return table, seats
+
+
+def table_read(*, table_id: int) -> tuple[Table, list[Seat]]:
+    """A table and its seats, for anyone: check who may see them with table_check_access.
+
+    The websocket reads a table once per change for all its sockets in a process (the state
+    is the big part of the row), then checks each socket's user against that one read.
+    """
     table = Table.objects.select_related("host").filter(pk=table_id).first()
     if table is None:
         raise TableNotFound(f"there is no table {table_id}")
-    seats = table_seats(table)
+    return table, table_seats(table)
+
+
+def table_check_access(
+    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
+) -> None:
+    """Raise NotSeated unless ``user`` may see the table: seated (not expelled), or public."""
     if not table.public and seat_of(seats, user) is None:
         raise NotSeated("this table is private")
-    return table, seats
 
 
 def table_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Table]:

@@ -7,6 +7,7 @@ test's own connection, so the in-memory SQLite database and PostgreSQL behave al
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -71,7 +72,7 @@ async def fresh_get(api_for: Callable[[Any], Any], user: Any, table_id: int) -> 
     def get() -> dict:
         response = api_for(user).get(f"/api/tables/{table_id}")
         assert response.status_code == 200, response.content
-        return response.json()
+        return steady(response.json())
 
     return await database_sync_to_async(get)()
 
@@ -80,7 +81,17 @@ def as_get(frame: dict) -> dict:
     """The part of a frame a GET answers (a frame adds type, version and committed_at)."""
     assert set(frame) <= {"type", "version", "committed_at", "table", "view"}, set(frame)
     assert frame["version"] == frame["table"]["version"]
-    return {"table": frame["table"], "view": frame["view"]}
+    return steady({"table": frame["table"], "view": frame["view"]})
+
+
+def steady(payload: dict) -> dict:
+    """The payload less what only the wall clock changes: the running clock's seconds left is
+    computed at each read, so a frame and a GET a moment later may differ by a second."""
+    payload = copy.deepcopy(payload)
+    for seat in (payload["table"].get("clocks") or {}).get("seats", []):
+        if seat.get("running"):
+            seat["seconds_left"] = None
+    return payload
 
 
 def strings_in(value: Any) -> set[str]:

@@ -8,7 +8,7 @@ from games import engine, services
 from games.models import Move, Seat, Table
 from games.services.common import standing_answer
 
-from .conftest import error_of
+from .conftest import SEED, error_of
 
 
 def seats(table: Table) -> dict[int, Any]:
@@ -73,3 +73,30 @@ def test_buy_order_refusals(three_player_game, api_for, charlie, alice):
     assert body["table"]["buy_order"] == {"order": "completes", "limit": 1}
     # Only my own order is shown to me.
     assert api_for(charlie).get(f"/api/tables/{table.pk}").json()["table"]["buy_order"] is None
+
+
+def test_a_game_with_standing_orders_replays_exactly(three_player_game):
+    from games.engine.bots import choose_action
+
+    table = three_player_game
+    users = seats(table)
+    for user in users.values():
+        services.seat_set_buy_order(table_id=table.pk, user=user, order="completes", limit=1)
+    for _ in range(60):
+        table.refresh_from_db()
+        to_act = engine.seats_to_act(table.state)
+        if not to_act:
+            break
+        seat = to_act[0]
+        services.table_submit_action(
+            table_id=table.pk,
+            user=users[seat],
+            action=choose_action(table.state, seat),
+            expect_version=table.version,
+        )
+    table.refresh_from_db()
+    assert Move.objects.filter(table=table, action__standing_order=True).count() > 10
+    replay = engine.new_game(3, SEED)
+    for move in Move.objects.filter(table=table).order_by("seq"):
+        replay, _ = engine.apply(replay, move.seat, move.action)
+    assert replay == table.state

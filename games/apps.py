@@ -6,7 +6,11 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import embedded
+        from django.contrib.auth.signals import user_logged_out
+
+        from games import embedded, live
+
+        user_logged_out.connect(live.on_logged_out, dispatch_uid="games.live.on_logged_out")
 
         # Only daphne started by ./scripts/start sets the flag: never tests, manage.py or a
         # separate worker.

@@ -61,11 +61,23 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # join would otherwise be missed; one committed after the read is a newer version.
         self.group = live.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self._session_key():
+            # Logging out closes this socket at once (games.live.on_logged_out).
+            await self.channel_layer.group_add(
+                live.session_group(self._session_key()), self.channel_name
+            )
         await self.push()
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self._session_key():
+            await self.channel_layer.group_discard(
+                live.session_group(self._session_key()), self.channel_name
+            )
+
+    async def session_ended(self, event: dict[str, Any]) -> None:
+        await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "signed out"))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Coalesce: a frame already sent at this version or later makes this one redundant.

@@ -63,6 +63,22 @@ def broadcast_table(table_id: int, version: int) -> None:
         logger.exception("could not broadcast table %s version %s", table_id, version)
 
 
+def session_group(session_key: str) -> str:
+    return f"session-{session_key}"
+
+
+def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """``user_logged_out``: close this session's sockets now, not at the table's next change."""
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    layer = get_channel_layer()
+    if not session_key or layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(session_group(session_key), {"type": "session.ended"})
+    except Exception:
+        logger.exception("could not close the sockets of a session that logged out")
+
+
 def session_user(session_key: str | None) -> AbstractBaseUser | None:
     """The signed-in user of a session, read afresh (None when logged out, expired or stale).
 

@@ -21,9 +21,13 @@ from django.db import connection
 
 from games import engine, services
 from games.models import Table
-from tests.live.wsutil import session_for
+from tests.live.wsutil import close_db_pools, session_for  # noqa: F401 (a fixture)
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_pools"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -12,15 +12,18 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.test import Client
 from django.utils import timezone
 
 from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Seat, Table
-from tests.live.wsutil import (
+from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
     as_get,
+    close_db_pools,
     communicator,
     connect,
     fresh_get,
@@ -30,7 +33,7 @@ from tests.live.wsutil import (
     strings_in,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_db_pools")]
 
 SEED = "live-tests-seed"
 
@@ -343,5 +346,24 @@ def test_actions_over_the_socket(alice, bob, carol, api_for):
             assert as_get(frame) == await fresh_get(api_for, people[other_seat], table.pk)
             assert await other.receive_nothing(0.05)
             await other.disconnect()
+
+    run(scenario)
+
+
+def test_logging_out_closes_the_sessions_sockets_at_once(alice, bob, carol):
+    table = started(alice, bob, carol, public=True)
+    client = Client()
+    client.force_login(bob)
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    other = session_for(bob)  # bob in another browser stays signed in there
+
+    async def scenario() -> None:
+        comm, _ = await connect(table.pk, key)
+        still, _ = await connect(table.pk, other)
+        await database_sync_to_async(client.logout)()
+        assert await refused_code(comm) == 4401
+        assert await still.receive_nothing(0.1)
+        await comm.disconnect()
+        await still.disconnect()
 
     run(scenario)

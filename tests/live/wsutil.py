@@ -9,17 +9,30 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
+import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 
 ORIGIN = b"http://testserver"
 TIMEOUT = 5
+
+
+@pytest.fixture(autouse=False)
+def close_db_pools() -> Iterator[None]:
+    """Close the PostgreSQL connection pool after a test: the consumers read from the loop's
+    worker threads, whose pooled connections would otherwise outlive the test database."""
+    yield
+    for conn in connections.all(initialized_only=True):
+        if getattr(conn, "pool", None) is not None:
+            conn.close()
+            conn.close_pool()
 
 
 def run(fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:

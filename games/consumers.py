@@ -22,6 +22,7 @@ _read = database_sync_to_async(live.table_read, thread_sensitive=False)
 _frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
 _frame_for = database_sync_to_async(live.frame_for, thread_sensitive=False)
 _session_user = database_sync_to_async(live.session_user, thread_sensitive=False)
+_touch = database_sync_to_async(live.touch, thread_sensitive=False)
 
 # One read of a table per announced version, shared by all its sockets in this process:
 # {(table_id, version): future of the (table, seats) read after that version committed}.
@@ -44,8 +45,8 @@ def shared_read(table_id: int, version: int) -> asyncio.Future:
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
-    """``/ws/tables/<id>/``. Client messages: ``{"type": "sync", "version": N}`` and
-    ``{"type": "action", "action": {...}, "expect_version": N}``."""
+    """``/ws/tables/<id>/``. Client messages: ``{"type": "sync", "version": N}``,
+    ``{"type": "action", "action": {...}, "expect_version": N}`` and ``{"type": "ping"}``."""
 
     table_id: int
     version: int
@@ -132,8 +133,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.sync(content.get("version"))
         elif kind == "action":
             await self.act(content.get("action"), content.get("expect_version"))
+        elif kind == "ping":
+            # The page's keepalive: keeps proxies from closing an idle socket, and the player
+            # marked online while the page is open.
+            if await _touch(self._session_key()):
+                await self.send_json({"type": "pong", "version": self.version})
+            else:
+                await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "signed out"))
         else:
-            await self.error("bad_request", 'send {"type": "sync"} or {"type": "action"}')
+            await self.error("bad_request", 'send {"type": "sync"}, "action" or "ping"')
 
     async def sync(self, version: Any) -> None:
         """A client that suspects it missed a frame: a fresh frame if its version is stale."""

@@ -117,13 +117,26 @@ def table_frame(*, table_id: int, session_key: str | None) -> dict[str, Any]:
 def frame_for(table: Any, seats: list[Any], user: AbstractBaseUser) -> dict[str, Any]:
     """:func:`table_frame` from a table read made after the change being pushed (a socket
     shares it with the table's other sockets) and the user its session holds now."""
-    from games import services
+    from games import presence, services
 
+    # A socket that gets frames is a player at the page: no reminder emails (games/presence.py).
+    presence.mark_online(user.pk)
     try:
         services.table_check_access(table, seats, user)
     except services.NotSeated as exc:
         raise Refused(CLOSE_FORBIDDEN, exc.message) from None
     return {"type": "table", "version": table.version, **services.table_payload(table, seats, user)}
+
+
+def touch(session_key: str | None) -> bool:
+    """A client's keepalive: still signed in? Then it is online. False when signed out."""
+    from games import presence
+
+    user = session_user(session_key)
+    if user is None:
+        return False
+    presence.mark_online(user.pk)
+    return True
 
 
 def table_act(

@@ -363,6 +363,11 @@
     };
   }
 
+  // A keepalive: proxies close sockets that stay silent, and it keeps us marked online.
+  setInterval(() => {
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" }));
+  }, 45000);
+
   function startFallback() {
     if (fallbackTimer === null) fallbackTimer = setInterval(refetch, 15000);
   }

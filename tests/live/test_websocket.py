@@ -367,3 +367,23 @@ def test_logging_out_closes_the_sessions_sockets_at_once(alice, bob, carol):
         await still.disconnect()
 
     run(scenario)
+
+
+def test_a_socket_marks_its_player_online_and_answers_pings(alice, bob, carol):
+    from games import presence
+
+    table = started(alice, bob, carol, public=True)
+    key = session_for(carol)
+    presence.mark_offline(carol.pk)
+
+    async def scenario() -> None:
+        comm, frame = await connect(table.pk, key)
+        assert await database_sync_to_async(presence.is_online)(carol.pk)
+        await comm.send_json_to({"type": "ping"})
+        assert await comm.receive_json_from(timeout=TIMEOUT) == {
+            "type": "pong",
+            "version": frame["version"],
+        }
+        await comm.disconnect()
+
+    run(scenario)

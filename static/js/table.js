@@ -141,7 +141,7 @@
     const rows = [el("tr", {},
       el("th", { text: "Seat" }), el("th", { text: "Player" }), el("th", { text: "Cards" }),
       el("th", { text: "Down" }), el("th", { text: "Buys" }), el("th", { text: "Total" }),
-      el("th", { text: view.game_over ? "Place" : "Strikes" }))];
+      el("th", { text: "Clock" }), el("th", { text: view.game_over ? "Place" : "Strikes" }))];
     for (let p = 0; p < view.players; p++) {
       const seat = meta.seats.find((s) => s.position === p) || {};
       const who = name(p) + (p === meta.my_seat ? " (you)" : "") + (seat.expelled ? " · bot plays" : "");
@@ -152,6 +152,7 @@
         el("td", { text: view.contract_down[p] ? "yes" : "—" }),
         el("td", { text: `${view.buys_used[p]}/${view.max_buys}` }),
         el("td", { text: String(view.total_scores[p]) }),
+        el("td", { class: "clock", "data-clock": p, text: clockText(p) }),
         el("td", { text: view.game_over ? String(view.places ? view.places[p] : "") : String(seat.missed_turns || 0) })));
     }
     $("players").replaceChildren(...rows);
@@ -243,7 +244,23 @@
     if (h) return `${h}h ${m}m`;
     return `${m}:${String(s % 60).padStart(2, "0")}`;
   }
+  // Each seat's time: the running clock counts down to the turn deadline; the others show
+  // their time bank as the server computed it (meta.clocks, when the table has time banks).
+  function seatClock(p) {
+    const clocks = meta && meta.clocks;
+    return clocks && clocks.seats ? clocks.seats.find((c) => c.position === p) : null;
+  }
+  function clockText(p) {
+    if (!view || view.game_over) return "";
+    const c = seatClock(p);
+    if (c && c.vacation_until) return `vacation until ${new Date(c.vacation_until).toLocaleDateString()}`;
+    if (view.active_seat === p && meta.turn_deadline) return `${left(meta.turn_deadline)} (running)`;
+    return c ? left(new Date(Date.now() + 1000 * c.seconds_left).toISOString()) : "";
+  }
   function tickClocks() {
+    document.querySelectorAll("[data-clock]").forEach((cell) => {
+      cell.textContent = clockText(Number(cell.dataset.clock));
+    });
     const box = $("clocks");
     if (!box || !meta || !view || view.game_over) { if (box) box.textContent = ""; return; }
     const parts = [];

@@ -22,17 +22,23 @@ RETRY = {"autoretry_for": (Busy,), "max_retries": 5, "default_retry_delay": 0.2}
 @shared_task(ignore_result=True, **RETRY)
 def close_buy_window(table_id: int, version: int) -> bool:
     try:
-        return table_close_buy_window(table_id=table_id, expect_version=version)
+        if table_close_buy_window(table_id=table_id, expect_version=version):
+            return True
     except TableNotFound:
         return False
+    timers.requeue_if_early(table_id=table_id, version=version, field="window_deadline")
+    return False
 
 
 @shared_task(ignore_result=True, **RETRY)
 def timeout_turn(table_id: int, version: int) -> bool:
     try:
-        return table_timeout_turn(table_id=table_id, expect_version=version)
+        if table_timeout_turn(table_id=table_id, expect_version=version):
+            return True
     except TableNotFound:
         return False
+    timers.requeue_if_early(table_id=table_id, version=version, field="turn_deadline")
+    return False
 
 
 @shared_task(ignore_result=True)

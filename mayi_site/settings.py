@@ -198,6 +198,8 @@ MAYI_VACATION_DAYS_PER_YEAR = int(os.environ.get("MAYI_VACATION_DAYS_PER_YEAR", 
 MAYI_ONLINE_SECONDS = int(os.environ.get("MAYI_ONLINE_SECONDS", "300"))
 # The "your turn" email waits this long, so a player who is about to look gets none.
 MAYI_TURN_REMINDER_DELAY = int(os.environ.get("MAYI_TURN_REMINDER_DELAY", "60"))
+# The half and 80% emails only for clocks at least this long (seconds).
+MAYI_CLOCK_REMINDER_MIN = int(os.environ.get("MAYI_CLOCK_REMINDER_MIN", "600"))
 # The address emails link to.
 MAYI_SITE_URL = os.environ.get("MAYI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 

@@ -281,10 +281,13 @@ def on_commit_changed(table: Table) -> None:
     queue = table.timers_queued == version
 
     def after_commit() -> None:
-        if queue:
-            # Never lets a broker error reach the caller: the sweep queues it again.
-            timers.queue_deadlines(table_id, version, *deadlines)
-        table_changed(table_id, version)
+        try:
+            # First: the broadcast stamps the commit time as it starts.
+            table_changed(table_id, version)
+        finally:
+            if queue:
+                # Never raises: a timer the broker did not take is queued by the sweep.
+                timers.queue_deadlines(table_id, version, *deadlines)
 
     transaction.on_commit(after_commit)
 

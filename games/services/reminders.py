@@ -60,6 +60,9 @@ def reminders_create_due(*, now: datetime | None = None, limit: int = BATCH) -> 
             ).update(remind_stage=table.remind_stage, remind_at=nxt)
             if not won or kind is None or table.state is None:
                 continue
+            if kind != Reminder.Kind.TURN and _allowance(table) < settings.MAYI_CLOCK_REMINDER_MIN:
+                # A short clock is a live game: half of it gone is no news worth an email.
+                continue
             active = engine.view(table.state, None).get("active_seat")
             seat = Seat.objects.filter(table=table, position=active).first()
             if seat is None or seat.user_id is None or seat.played_by_bot:
@@ -73,6 +76,12 @@ def reminders_create_due(*, now: datetime | None = None, limit: int = BATCH) -> 
             )
             made += created
     return made
+
+
+def _allowance(table: Table) -> float:
+    if table.turn_started is None or table.turn_deadline is None:
+        return 0.0
+    return (table.turn_deadline - table.turn_started).total_seconds()
 
 
 def reminders_queue_due(*, now: datetime | None = None, limit: int = BATCH) -> int:

@@ -66,6 +66,22 @@ def queue_deadlines(
     return queued
 
 
+def requeue_if_early(
+    *, table_id: int, version: int, field: str, now: datetime | None = None
+) -> bool:
+    """A timer task that arrived before its deadline (clocks of two hosts, a broker that
+    delivered early) queues itself again for the deadline rather than leave it to the sweep,
+    if the table is still at ``version``. True if it did."""
+    now = now or timezone.now()
+    row = Table.objects.filter(pk=table_id, version=version).values(field).first()
+    deadline = row and row[field]
+    if not deadline or deadline <= now:
+        return False
+    if field == "window_deadline":
+        return bool(queue_deadlines(table_id, version, deadline, None, now=now))
+    return bool(queue_deadlines(table_id, version, None, deadline, now=now))
+
+
 def fire_overdue(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
     """Apply the platform action of every overdue deadline (at most ``limit`` tables).
 

@@ -18,7 +18,8 @@ clock when the frame arrives. Per move: the delay to the *last* of its table's s
 prints one JSON object: p50/p99/max of that delay in ms, and of every single frame, plus counts
 (moves, frames, moves some seat never saw a frame for, HTTP errors).
 
-Part two, when the file exists: bench/timers.py (how late the Celery timers fire), run as is.
+Part two, when the file exists: bench/timers.py (how late the Celery timers fire), on the same
+database; its JSON lands under "timers".
 """
 
 from __future__ import annotations
@@ -322,7 +323,11 @@ def main() -> None:
     elif timers.exists():
         print("part two: bench/timers.py", file=sys.stderr)
         done = subprocess.run(
-            [sys.executable, str(timers)], cwd=ROOT, capture_output=True, text=True, check=False
+            [sys.executable, str(timers), "--database-url", args.database_url],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         try:
             report["timers"] = json.loads(done.stdout)

@@ -127,3 +127,12 @@ def test_presence_marks_signed_in_requests(alice, client):
     client.get("/")
     assert presence.is_online(alice.pk)
     assert timezone.now()  # the mark has a time to live; nothing to clean up
+
+
+def test_a_short_clock_gets_no_half_or_80_percent_email(alice):
+    table = bank_table(alice, turn_seconds=300)
+    for _ in range(3):  # one stage per sweep
+        rows = due_rows(table, table.turn_started + timedelta(seconds=299))
+    assert [r.kind for r in rows] == ["turn"]
+    table.refresh_from_db()
+    assert table.remind_stage == REMIND_DONE

@@ -231,3 +231,22 @@ def test_a_late_or_early_timer_is_harmless(alice):
     )  # another version's
     assert services.table_timeout_turn(table_id=table.pk, expect_version=version, now=later)
     assert not services.table_timeout_turn(table_id=table.pk, expect_version=version, now=later)
+
+
+def test_an_early_task_queues_itself_again_for_the_deadline(alice, monkeypatch):
+    table = bank_table(alice, turn_seconds=60)
+    queued: list[tuple] = []
+    monkeypatch.setattr(timers, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
+    assert timers.requeue_if_early(table_id=table.pk, version=table.version, field="turn_deadline")
+    assert queued == [(table.pk, table.version, None, table.turn_deadline)]
+    # A stale version, or a deadline already past, is nothing to queue.
+    assert not timers.requeue_if_early(
+        table_id=table.pk, version=table.version - 1, field="turn_deadline"
+    )
+    assert not timers.requeue_if_early(
+        table_id=table.pk,
+        version=table.version,
+        field="turn_deadline",
+        now=table.turn_deadline + timedelta(seconds=1),
+    )
+    assert len(queued) == 1

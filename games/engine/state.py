@@ -165,6 +165,7 @@ def start_round(st: State, events: list[dict]) -> None:
     st["window"] = None
     st["held"] = None
     st["early"] = [None] * n
+    st.pop("swapped", None)  # a round can end (last turns) before the turn clears it
     if rules.claim == "first_caller":
         st["calls"] = []  # seats that called "May I?" for the discard top, earliest first
     if rules.round_end == "last_turns":

@@ -29,32 +29,55 @@ from games.engine import IllegalMove, apply, legal_actions, new_game, view
 from games.engine.bots import choose_action, fallback_action
 from games.engine.invariants import check_invariants
 from games.engine.legal import answerers
+from games.engine.rulesets import RULESETS
 from games.engine.scoring import cards_penalty
 from games.engine.simulate import play_game
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCALE = int(os.environ.get("MAYI_PROPERTY_SCALE", "1"))
 POLICIES = hs.lists(hs.sampled_from(["heuristic", "random"]), min_size=1, max_size=3)
+# Every ruleset, with a table size it allows (bga twice as often: it is the default). The
+# variants' games are longer (bigger hands, no buy cap): up to 5 players keeps the file quick.
+TABLES = hs.sampled_from(["bga", "bga", "petras", "classic", "rook"]).flatmap(
+    lambda r: hs.tuples(
+        hs.just(r),
+        hs.integers(RULESETS[r].min_players, RULESETS[r].max_players if r == "bga" else 5),
+    )
+)
 
 
-def record_game(players: int, seed: str, policies, timeouts: float):
+def record_game(players: int, seed: str, policies, timeouts: float, ruleset: str = "bga"):
     """A whole game by ``simulate.play_game``, with its move list."""
     moves: list = []
     final, _, problems = play_game(
-        players, seed, policies=tuple(policies), checks=False, timeouts=timeouts, record=moves
+        players,
+        seed,
+        ruleset,
+        policies=tuple(policies),
+        checks=False,
+        timeouts=timeouts,
+        record=moves,
     )
     assert not problems, problems[:3]
     assert final["game_over"]
     return final, moves
 
 
-def drive(players: int, seed: str, policies, order_seed: int, p_timeout: float, p_close: float):
+def drive(
+    players: int,
+    seed: str,
+    policies,
+    order_seed: int,
+    p_timeout: float,
+    p_close: float,
+    ruleset: str = "bga",
+):
     """A whole game by the bots, in a random order of who acts next: the active seat, a seat
     that may answer (early or in an open window), or the platform (timeout, close_window).
     Unlike ``play_game`` (answerers always first), this leaves windows open while the active
     player goes on, so held discards and held passes happen."""
     rng = random.Random(order_seed)
-    state = new_game(players, seed)
+    state = new_game(players, seed, ruleset)
     moves: list = []
     while not state["game_over"]:
         assert len(moves) < 20000, "game did not finish"
@@ -103,7 +126,8 @@ def check_views(state: dict) -> None:
         v = view(state, seat)
         text = json.dumps(v)
         json.loads(text)
-        ids = strings_in(v)
+        # A wild swapped off the table (rook) was public before it went into the hand.
+        ids = strings_in(v) - set(state.get("swapped") or [])
         if state["game_over"]:
             assert v["hands"] == state["hands"] and v["stock"] == state["stock"]
             assert v["seed"] == state["seed"]
@@ -126,6 +150,7 @@ def check_round_end(before: dict, seat, events: list[dict]) -> None:
     """Round scores: 0 for the player out, the hand's penalty for the others (checked for the
     seats whose hands this action did not touch), -10 per MAYI meld."""
     touched = {before["active"]} | {e["seat"] for e in events if e["type"] == "bought"}
+    table = RULESETS[before["ruleset"]].penalties
     for e in events:
         if e["type"] != "round_ended":
             continue
@@ -136,7 +161,7 @@ def check_round_end(before: dict, seat, events: list[dict]) -> None:
         for s in range(n):
             assert e["penalties"][s] >= 0
             if s not in touched and s != e["went_out"] and e["round"] == before["round"]:
-                assert e["penalties"][s] == cards_penalty(before["hands"][s])
+                assert e["penalties"][s] == cards_penalty(before["hands"][s], table)
 
 
 def check_events_hide(before: dict, after: dict, events: list[dict]) -> None:
@@ -154,15 +179,15 @@ def check_events_hide(before: dict, after: dict, events: list[dict]) -> None:
     public = set(before["discard"]) | set(after["discard"])
     public |= {c for m in after["melds"] for c in m["cards"]}
     for e in events:
-        if e["type"] in ("laid_down", "laid_off", "mayi_meld", "discarded"):
+        if e["type"] in ("laid_down", "laid_off", "mayi_meld", "discarded", "wild_swapped"):
             public |= strings_in(e)
     hidden = {c for h in after["hands"] for c in h} - public
     assert not ids & hidden, f"hand cards {ids & hidden} in events {events}"
 
 
-def replay_checked(players: int, seed: str, moves: list, every: int) -> dict:
+def replay_checked(players: int, seed: str, moves: list, every: int, ruleset: str = "bga") -> dict:
     """Replay ``moves`` from ``new_game``, checking the properties; deep ones every few steps."""
-    state = new_game(players, seed)
+    state = new_game(players, seed, ruleset)
     assert not check_invariants(state)
     for i, (seat, action) in enumerate(moves):
         deep = i % every == 0
@@ -189,7 +214,7 @@ SEEDS = hs.one_of(
 
 @settings(max_examples=8 * SCALE, **SETTINGS)
 @given(
-    players=hs.integers(3, 8),
+    table=TABLES,
     seed=SEEDS,
     policies=POLICIES,
     order_seed=hs.integers(0, 2**32),
@@ -197,30 +222,33 @@ SEEDS = hs.one_of(
     p_close=hs.sampled_from([0.0, 0.1, 0.5]),
 )
 def test_whole_games_keep_the_invariants_and_replay_exactly(
-    players, seed, policies, order_seed, p_timeout, p_close
+    table, seed, policies, order_seed, p_timeout, p_close
 ):
-    final, moves = drive(players, seed, policies, order_seed, p_timeout, p_close)
-    replayed = replay_checked(players, seed, moves, every=5)
+    ruleset, players = table
+    final, moves = drive(players, seed, policies, order_seed, p_timeout, p_close, ruleset)
+    replayed = replay_checked(players, seed, moves, every=5, ruleset=ruleset)
     assert replayed == final
     assert json.loads(json.dumps(final)) == final
     check_views(final)
     assert len(final["scores"]) == 7
     assert final["totals"] == [sum(r[s] for r in final["scores"]) for s in range(players)]
-    # Lowest total first; ties: more rounds out; still tied: a shared place.
-    key = [(final["totals"][s], -final["rounds_out"][s]) for s in range(players)]
+    # Lowest total first; ties: more rounds out (bga); still tied: a shared place.
+    by_out = RULESETS[ruleset].ties_broken_by_rounds_out
+    key = [(final["totals"][s], -final["rounds_out"][s] * by_out) for s in range(players)]
     assert final["places"] == [1 + sum(k < key[s] for k in key) for s in range(players)]
 
 
 @settings(max_examples=10 * SCALE, **SETTINGS)
 @given(
-    players=hs.integers(3, 8),
+    table=TABLES,
     seed=SEEDS,
     policies=POLICIES,
     timeouts=hs.sampled_from([0.0, 0.05, 0.3]),
 )
-def test_play_game_move_lists_replay_to_the_same_state(players, seed, policies, timeouts):
-    final, moves = record_game(players, seed, policies, timeouts)
-    state = new_game(players, seed)
+def test_play_game_move_lists_replay_to_the_same_state(table, seed, policies, timeouts):
+    ruleset, players = table
+    final, moves = record_game(players, seed, policies, timeouts, ruleset)
+    state = new_game(players, seed, ruleset)
     for seat, action in moves:
         state, _ = apply(state, seat, action)
     assert state == final
@@ -237,10 +265,15 @@ def position_pool() -> tuple[dict, ...]:
         (5, "pool-c", ("heuristic", "random"), 3, 0.05, 0.0),
         (7, "pool-d", ("heuristic",), 4, 0.02, 0.3),
         (8, "pool-e", ("random",), 5, 0.0, 0.1),
+        (4, "pool-f", ("heuristic", "random"), 6, 0.05, 0.2, "petras"),
+        (5, "pool-g", ("heuristic",), 7, 0.0, 0.1, "classic"),
+        (4, "pool-h", ("heuristic", "random"), 8, 0.05, 0.1, "rook"),
+        (2, "pool-i", ("heuristic",), 9, 0.0, 0.3, "rook"),
     ]
-    for players, seed, policies, order_seed, p_timeout, p_close in configs:
-        final, moves = drive(players, seed, policies, order_seed, p_timeout, p_close)
-        state = new_game(players, seed)
+    for players, seed, policies, order_seed, p_timeout, p_close, *rest in configs:
+        ruleset = rest[0] if rest else "bga"
+        final, moves = drive(players, seed, policies, order_seed, p_timeout, p_close, ruleset)
+        state = new_game(players, seed, ruleset)
         for i, (seat, action) in enumerate(moves):
             keep = i % 41 == 0 or (state["phase"] == "done" and i % 3 == 0)
             if keep or (state["window"] and i % 7 == 0):
@@ -257,6 +290,9 @@ def test_the_pool_covers_the_interesting_phases():
     assert any(s["round"] == 7 and not s["game_over"] for s in pool)
     assert any(s["game_over"] for s in pool)
     assert any(s["players"] >= 7 for s in pool)
+    assert {s["ruleset"] for s in pool} == set(RULESETS)
+    assert any(s["phase"] == "selling" for s in pool)
+    assert any(s.get("finisher") is not None and not s["game_over"] for s in pool)
 
 
 def cards_of(state: dict) -> list[str]:
@@ -282,6 +318,7 @@ TYPES = [
     "pass",
     "may_i",
     "no_thanks",
+    "swap_wild",
     "close_window",
     "timeout",
 ]
@@ -359,7 +396,10 @@ def test_out_of_turn_and_foreign_cards_are_refused(data):
     pool = [s for s in position_pool() if not s["game_over"]]
     state = pool[data.draw(hs.integers(0, len(pool) - 1))]
     n = state["players"]
-    other = data.draw(hs.sampled_from([s for s in range(n) if s != state["active"]]))
+    # (a seat out in rook's last turns holds nothing to play with)
+    other = data.draw(
+        hs.sampled_from([s for s in range(n) if s != state["active"] and state["hands"][s]])
+    )
     kind = data.draw(hs.sampled_from(["draw", "lay_off", "discard", "pass", "lay_down"]))
     action = {"type": kind, "source": "stock", "card": state["hands"][other][0], "meld": "m1"}
     if kind == "lay_down":
@@ -382,7 +422,13 @@ def test_out_of_turn_and_foreign_cards_are_refused(data):
                 apply(state, state["active"], bad)
                 raise AssertionError(f"accepted {bad}")
             except IllegalMove as exc:
-                assert exc.code in ("card_not_in_hand", "duplicate_card", "already_down")
+                assert exc.code in (
+                    "card_not_in_hand",
+                    "duplicate_card",
+                    "already_down",
+                    "no_mayi_melds",
+                    "use_swapped_wild",
+                )
     assert state == before
 
 

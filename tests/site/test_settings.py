@@ -71,7 +71,7 @@ def test_database_and_redis_urls_switch_the_services():
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "django.db.backends.postgresql 0 {'pool': {" in out
-    assert "RedisCache" in out and "RedisChannelLayer" in out
+    assert "RedisCache" in out and "RedisPubSubChannelLayer" in out
 
 
 def test_embedded_default_is_sqlite_with_immediate_transactions():

@@ -51,6 +51,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     table_id: int
     version: int
     group: str | None = None
+    session_group: str | None = None
+    # Set once a refusal closed the socket: messages still queued for it are dropped.
+    closing = False
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -62,27 +65,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # join would otherwise be missed; one committed after the read is a newer version.
         self.group = live.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        if self._session_key():
+        self.session_group = live.session_group(self._session_key())
+        if self.session_group is not None:
             # Logging out closes this socket at once (games.live.on_logged_out).
-            await self.channel_layer.group_add(
-                live.session_group(self._session_key()), self.channel_name
-            )
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
         await self.push()
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self._session_key():
-            await self.channel_layer.group_discard(
-                live.session_group(self._session_key()), self.channel_name
-            )
+        if self.session_group is not None:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "signed out"))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Coalesce: a frame already sent at this version or later makes this one redundant.
-        if event["version"] <= self.version:
+        if event["version"] <= self.version or self.closing:
             return
         # The session is checked again for every change, while the table is being read (once
         # for all of its sockets in this process).
@@ -124,11 +124,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(frame)
 
     async def refuse(self, exc: live.Refused) -> None:
+        if self.closing:
+            return
+        self.closing = True
         await self.send_json({"type": "refused", "error": {"code": exc.code, "message": str(exc)}})
         await self.close(code=exc.code)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
+        if self.closing:
+            return
         if kind == "sync":
             await self.sync(content.get("version"))
         elif kind == "action":

@@ -63,18 +63,23 @@ def broadcast_table(table_id: int, version: int) -> None:
         logger.exception("could not broadcast table %s version %s", table_id, version)
 
 
-def session_group(session_key: str) -> str:
-    return f"session-{session_key}"
+def session_group(session_key: str | None) -> str | None:
+    """The group of a session's sockets (None for a cookie that cannot be a session key:
+    group names allow only a few characters, and Django's keys are lowercase letters and
+    digits)."""
+    if not session_key or not session_key.isascii() or not session_key.isalnum():
+        return None
+    return f"session-{session_key[:80]}"
 
 
 def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """``user_logged_out``: close this session's sockets now, not at the table's next change."""
-    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    group = session_group(getattr(getattr(request, "session", None), "session_key", None))
     layer = get_channel_layer()
-    if not session_key or layer is None:
+    if group is None or layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(session_group(session_key), {"type": "session.ended"})
+        async_to_sync(layer.group_send)(group, {"type": "session.ended"})
     except Exception:
         logger.exception("could not close the sockets of a session that logged out")
 

@@ -74,6 +74,7 @@ def test_refusals(alice, bob, carol, charlie):
         for table_id, key, code in [
             (private.pk, None, 4401),
             (private.pk, "not-a-session", 4401),
+            (private.pk, "odd$chars%in~a=cookie", 4401),
             (private.pk, charlie_key, 4403),
             (private.pk + 1000, alice_key, 4404),
         ]:

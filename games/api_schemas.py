@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 from ninja import Schema
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
+from games.engine.rulesets import RULESETS
+
 CardId = Annotated[StrictStr, Field(min_length=2, max_length=8, examples=["w7M"])]
 
 
@@ -68,6 +70,15 @@ class NoThanksAction(ActionBase):
     type: Literal["no_thanks"]
 
 
+class SwapWildAction(ActionBase):
+    """rook: put the natural card a tabled wild stands for in its place; play the wild this
+    turn."""
+
+    type: Literal["swap_wild"]
+    meld: StrictStr = Field(max_length=16, examples=["m3"])
+    card: CardId
+
+
 ActionIn = Annotated[
     DrawAction
     | LayDownAction
@@ -76,14 +87,20 @@ ActionIn = Annotated[
     | DiscardAction
     | PassAction
     | MayIAction
-    | NoThanksAction,
+    | NoThanksAction
+    | SwapWildAction,
     Field(discriminator="type"),
 ]
 
 
+RULESETS_TEXT = "; ".join(f"{r.name}: {r.description}" for r in RULESETS.values())
+
+
 class TableCreateIn(Strict):
-    ruleset: StrictStr = Field(default="bga", max_length=20)
-    seats: StrictInt = Field(default=4, description="3 to 8")
+    ruleset: StrictStr = Field(default="bga", max_length=20, description=RULESETS_TEXT)
+    seats: StrictInt = Field(
+        default=4, description="2 to 8, as the ruleset allows (bga, classic 3-8; petras 3-6)"
+    )
     turn_seconds: StrictInt = Field(
         default=24 * 3600,
         description="turn clock: seconds added to a seat's time bank after each turn (30 s to 30 days)",
@@ -97,7 +114,10 @@ class TableCreateIn(Strict):
     window_seconds: StrictInt = Field(default=3600, description="buy-window timer")
     strikes: StrictInt = Field(default=3, description="missed turns in a row before expulsion")
     public: StrictBool = True
-    engine_options: dict[str, Any] = Field(default_factory=dict)
+    engine_options: dict[str, Any] = Field(
+        default_factory=dict,
+        description='ruleset options, vetted by the engine: rook {"round7": "choice"|"runs"|"books"}',
+    )
 
 
 class BuyOrderIn(Strict):

@@ -3,7 +3,10 @@ from __future__ import annotations
 from django import forms
 
 from games.engine.rulesets import RULESETS
-from games.models import MAX_SEATS, MIN_SEATS
+from games.models import MAX_SEATS
+
+# The smallest table any ruleset allows (rook: 2); the engine vets seats per ruleset.
+FEWEST_SEATS = min(r.min_players for r in RULESETS.values())
 
 TURN_CLOCKS = [
     (30, "30 seconds"),
@@ -33,7 +36,7 @@ WINDOW_TIMERS = [
 class TableForm(forms.Form):
     ruleset = forms.ChoiceField(choices=[], initial="bga")
     seats = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)], coerce=int, initial=4
+        choices=[(n, str(n)) for n in range(FEWEST_SEATS, MAX_SEATS + 1)], coerce=int, initial=4
     )
     turn_seconds = forms.TypedChoiceField(
         label="Turn clock", choices=TURN_CLOCKS, coerce=int, initial=24 * 3600
@@ -60,10 +63,32 @@ class TableForm(forms.Form):
         label="Missed turns before expulsion", min_value=1, max_value=20, initial=3
     )
     public = forms.BooleanField(label="Listed in the lobby", required=False, initial=True)
+    round7 = forms.ChoiceField(
+        label="Round 7 (rook)",
+        choices=[
+            ("choice", "each player chooses 3 runs or 4 books"),
+            ("runs", "3 runs for all"),
+            ("books", "4 books for all"),
+        ],
+        required=False,
+        initial="choice",
+    )
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = [(name, name) for name in sorted(RULESETS)]
+        # One line each, from the engine's RuleSet.description.
+        self.fields["ruleset"].choices = [
+            (name, f"{name}: {RULESETS[name].description}") for name in sorted(RULESETS)
+        ]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        # round7 is an engine option of the rulesets that have it; the others get none.
+        round7 = data.pop("round7", None) or "choice"
+        rules = RULESETS.get(data.get("ruleset", ""))
+        if rules is not None and "round7" in rules.option_names and round7 != "choice":
+            data["engine_options"] = {"round7": round7}
+        return data
 
 
 class InviteForm(forms.Form):

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.models import MAX_SEATS, MIN_SEATS, Seat, Table
+from games.engine.rulesets import RULESETS
+from games.models import MAX_SEATS, Seat, Table
 
 from .common import Transition, lock_table, on_commit_changed, retry_on_contention, table_seats
 from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
@@ -22,6 +23,9 @@ MAX_BANK_SECONDS = 60 * 24 * 3600
 DEFAULT_TURN_SECONDS = 24 * 3600
 DEFAULT_WINDOW_SECONDS = 3600
 DEFAULT_STRIKES = 3
+
+
+FEWEST_SEATS = min(r.min_players for r in RULESETS.values())
 
 
 def _int_option(name: str, value: Any, low: int, high: int) -> int:
@@ -59,7 +63,8 @@ def table_create(
     if cap < bank or cap < turn:
         raise BadOptions("bank_max_seconds must be at least bank_seconds and turn_seconds")
     options = {
-        "seats": _int_option("seats", seats, MIN_SEATS, MAX_SEATS),
+        # The engine vets the size per ruleset below (rook plays from 2).
+        "seats": _int_option("seats", seats, FEWEST_SEATS, MAX_SEATS),
         "turn_seconds": turn,
         "bank_seconds": bank,
         "bank_max_seconds": cap,

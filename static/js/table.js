@@ -22,8 +22,15 @@
 
   // ---- cards ---------------------------------------------------------------------------
   const SUITS = { M: "suit-m", A: "suit-a", Y: "suit-y", I: "suit-i" };
-  function suitClass(id) { return SUITS[id.slice(-1)] || "wild"; }
-  function face(id) { return id ? id.slice(1) : ""; }
+  // view.faces (every card id the view shows -> rank, suit, wild, label, color) draws any
+  // card set (bga letters, standard suits, Rook colours); a card no longer shown falls back.
+  function faceOf(id) { return id && view && view.faces ? view.faces[id] : null; }
+  function suitClass(id) {
+    const f = faceOf(id);
+    if (f) return f.wild ? "wild" : SUITS[f.suit] || `color-${f.color || "none"}`;
+    return SUITS[id.slice(-1)] || "wild";
+  }
+  function face(id) { const f = faceOf(id); return f ? f.label : id ? id.slice(1) : ""; }
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {

@@ -214,7 +214,7 @@
     $("hand").replaceChildren(...view.hand.map((c) => el("button", {
       type: "button", class: `card-face ${suitClass(c)}${selected.has(c) ? " selected" : ""}`, "data-card": c, text: face(c),
     })));
-    const PHASES = { draw: "draw a card", play: "meld, lay off, discard", done: "waiting for the “May I?” window" };
+    const PHASES = { draw: "draw a card", play: "meld, lay off, discard", done: "waiting for the “May I?” window", selling: "the discard is on sale; your draw follows" };
     $("turn").textContent = myTurn ? `· your turn: ${PHASES[view.phase] || view.phase}` : "";
     const buttons = [];
     const b = (action, text, extra) => el("button", { type: "button", "data-action": action, text, ...(extra || {}) });

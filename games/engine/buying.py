@@ -53,7 +53,14 @@ def draw(st: State, seat: int, action: dict, events: list[dict]) -> None:
 
 
 def window_eligible(st: State, active: int, exclude: tuple[int, ...] = ()) -> list[int]:
-    """Seats that may buy the discard top while ``active`` plays, in priority order."""
+    """Seats that may buy the discard top while ``active`` plays, in priority order.
+
+    >>> from games.engine.state import new_game
+    >>> st = new_game(4, "doc"); window_eligible(st, 0)  # the turned-up card: no discarder
+    [1, 2, 3]
+    >>> st["discard_from"][-1] = 2; window_eligible(st, 0), window_eligible(st, 0, exclude=(1,))
+    ([1, 3], [3])
+    """
     if not st["discard"]:
         return []
     rules = ruleset_of(st)

@@ -249,7 +249,15 @@ def swap_wild(st: State, seat: int, action: dict, events: list[dict]) -> None:
 
 
 def contract_plan(st: State, seat: int, hand: list[str]) -> list[list[str]] | None:
-    """Groups of card ids for the best lay-down from ``hand`` (used by bots and hints)."""
+    """Groups of card ids for the best lay-down from ``hand`` (used by bots and hints), under
+    every contract the round allows (a plan using more wilds first, then more cards).
+
+    >>> from games.engine.state import new_game
+    >>> st = new_game(3, "doc", "rook"); st["round"] = 7
+    >>> melds = contract_plan(st, 0, "x5R y5G x5Y x9K y9K x9G x14R x14G x14Y x2R x2G x*".split())
+    >>> melds[0], len(melds)  # round 7's other contract: four books
+    (['x2R', 'x2G', 'x*'], 4)
+    """
     rules = ruleset_of(st)
     parsed = [parse_card(c) for c in hand]
     best = None

@@ -1,0 +1,57 @@
+"""The bots at each ruleset: the new flows (selling, rook's calls and swaps, round 7's choice,
+petras keeping a card for the final discard) and a small strength check against random."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.bots import choose_action
+from games.engine.legal import contract_melds, legal_actions
+from games.engine.simulate import play_game
+
+from .helpers import act, make_state
+
+
+def test_petras_bot_keeps_a_card_for_the_final_discard():
+    # All seven cards make two books; petras keeps one back to discard.
+    hand = "pQH pQS pQD p7C p7D p7S p7H"
+    st = make_state(players=3, round=1, ruleset="petras", phase="play", hands={0: hand})
+    melds = contract_melds(st, 0)
+    assert melds is not None and sum(map(len, melds)) == 6
+    act(st, 0, "lay_down", melds=melds)
+    assert any(a["type"] == "lay_down" for a in legal_actions(st, 0))
+
+
+def test_rook_bot_swaps_a_natural_that_fits_nowhere_else_then_lays_the_wild_off():
+    st = make_state(
+        players=3,
+        round=3,
+        ruleset="rook",
+        phase="play",
+        hands={0: "x9R x3K x12K"},
+        melds={1: "x7R x8R x* x10R | x5Y y5Y x5K"},
+        down={0, 1},
+    )
+    action = choose_action(st, 0)
+    assert action == {"type": "swap_wild", "meld": "m1", "card": "x9R"}
+    st, _ = act(st, 0, "swap_wild", meld="m1", card="x9R")
+    action = choose_action(st, 0)
+    assert action["type"] == "lay_off" and action["card"] == "x*"
+
+
+def test_the_active_bot_waits_while_its_stock_draw_is_on_sale():
+    st = make_state(players=4, round=2, ruleset="classic", discard="p4C", active=0)
+    st, _ = act(st, 0, "draw", source="stock")
+    assert st["phase"] == "selling"
+    assert choose_action(st, 0) is None
+    assert choose_action(st, 1)["type"] in ("may_i", "no_thanks")
+
+
+@pytest.mark.parametrize("ruleset", ["petras", "classic", "rook"])
+def test_heuristic_beats_random(ruleset):
+    policies = ("heuristic", "random")
+    for g in range(2):  # bench/simulate.py --ruleset R measures it over many games
+        final, _, problems = play_game(3, f"duel:{g}", ruleset, policies, checks=False)
+        assert not problems
+        totals = final["totals"]
+        assert (totals[0] + totals[2]) / 2 < totals[1]

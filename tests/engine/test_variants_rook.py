@@ -252,3 +252,11 @@ def test_heuristic_bot_picks_a_round7_contract_it_can_make():
     st = r7(hand=flat(BOOKS) + " x7K")
     action = choose_action(st, 0)
     assert action["type"] == "lay_down" and len(action["melds"]) == 4
+
+
+def test_row_wild_limits_as_bga():
+    st = make_state(
+        players=3, round=1, ruleset="rook", phase="play", hands={0: "x5R x* y* x9K y9K x_ x2G"}
+    )
+    refused(st, 0, ("lay_down", {"melds": "x5R x* y* | x9K y9K x_"}), "invalid_meld")
+    refused(st, 0, ("lay_down", {"cards": "x5R x* y* x9K y9K x_"}), "no_contract")

@@ -20,8 +20,7 @@ _action = TypeAdapter(ActionIn)
 # sockets of one change then wait on the database side by side, not one after another.
 _read = database_sync_to_async(live.table_read, thread_sensitive=False)
 _frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
-_frame_for = database_sync_to_async(live.frame_for, thread_sensitive=False)
-_session_user = database_sync_to_async(live.session_user, thread_sensitive=False)
+_changed_frame = database_sync_to_async(live.changed_frame, thread_sensitive=False)
 _touch = database_sync_to_async(live.touch, thread_sensitive=False)
 
 # One read of a table per announced version, shared by all its sockets in this process:
@@ -84,14 +83,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Coalesce: a frame already sent at this version or later makes this one redundant.
         if event["version"] <= self.version or self.closing:
             return
-        # The session is checked again for every change, while the table is being read (once
-        # for all of its sockets in this process).
-        user = asyncio.ensure_future(_session_user(self._session_key()))
-        read = shared_read(self.table_id, event["version"])
+        # The table is read once for all of its sockets in this process; the session is
+        # checked again for every change (the seated users come with that read).
         try:
-            if await user is None:
-                raise live.Refused(live.CLOSE_SIGNED_OUT, "signed out")
-            frame = await _frame_for(*(await read), await user)
+            table, seats = await shared_read(self.table_id, event["version"])
+            frame = await _changed_frame(table, seats, self._session_key())
         except live.Refused as exc:
             await self.refuse(exc)
             return

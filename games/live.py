@@ -10,14 +10,17 @@ from __future__ import annotations
 import logging
 import time
 from importlib import import_module
-from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import auth
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.utils.crypto import constant_time_compare
 
 logger = logging.getLogger("games.live")
 
@@ -84,18 +87,47 @@ def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
         logger.exception("could not close the sockets of a session that logged out")
 
 
-def session_user(session_key: str | None) -> AbstractBaseUser | None:
+def session_user(
+    session_key: str | None, known: dict[Any, AbstractBaseUser] | None = None
+) -> AbstractBaseUser | None:
     """The signed-in user of a session, read afresh (None when logged out, expired or stale).
 
-    Django's own ``auth.get_user`` does the checks a request gets: the session still exists and
-    has not expired, its backend is configured, the user exists and is active, and the session
-    hash still matches (a password change signs other sessions out).
+    The checks of Django's ``auth.get_user``: the session exists and has not expired, its
+    backend is configured, the user exists and may log in (is active), and the session hash
+    still matches (a password change signs other sessions out). ``known`` users, just read
+    from the database (a table's seated players), spare the user query; the session row is
+    always read. Read-only: unlike a request, a socket neither flushes nor cycles the session.
     """
     if not session_key:
         return None
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    user = auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
-    return user if user.is_authenticated else None
+    try:
+        user_id = get_user_model()._meta.pk.to_python(store[auth.SESSION_KEY])
+        backend_path = store[auth.BACKEND_SESSION_KEY]
+    except (KeyError, ValidationError):
+        return None
+    if backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return None
+    backend = auth.load_backend(backend_path)
+    user = (known or {}).get(user_id) if isinstance(backend, ModelBackend) else None
+    if user is not None:
+        if not backend.user_can_authenticate(user):
+            return None
+    else:
+        user = backend.get_user(user_id)
+        if user is None:
+            return None
+    session_hash = store.get(auth.HASH_SESSION_KEY)
+    if not session_hash:
+        return None
+    if constant_time_compare(session_hash, user.get_session_auth_hash()):
+        return user
+    if any(
+        constant_time_compare(session_hash, fallback)
+        for fallback in user.get_session_auth_fallback_hash()
+    ):
+        return user
+    return None
 
 
 def table_read(table_id: int) -> tuple[Any, list[Any]]:
@@ -119,9 +151,18 @@ def table_frame(*, table_id: int, session_key: str | None) -> dict[str, Any]:
     return frame_for(table, seats, user)
 
 
-def frame_for(table: Any, seats: list[Any], user: AbstractBaseUser) -> dict[str, Any]:
+def changed_frame(table: Any, seats: list[Any], session_key: str | None) -> dict[str, Any]:
     """:func:`table_frame` from a table read made after the change being pushed (a socket
-    shares it with the table's other sockets) and the user its session holds now."""
+    shares it with the table's other sockets); the session is checked again against it."""
+    known = {seat.user_id: seat.user for seat in seats if seat.user_id is not None}
+    user = session_user(session_key, known)
+    if user is None:
+        raise Refused(CLOSE_SIGNED_OUT, "signed out")
+    return frame_for(table, seats, user)
+
+
+def frame_for(table: Any, seats: list[Any], user: AbstractBaseUser) -> dict[str, Any]:
+    """The frame of ``user`` (signed in) from a read of the table and its seats."""
     from games import presence, services
 
     # A socket that gets frames is a player at the page: no reminder emails (games/presence.py).

@@ -388,3 +388,45 @@ def test_a_socket_marks_its_player_online_and_answers_pings(alice, bob, carol):
         await comm.disconnect()
 
     run(scenario)
+
+
+@pytest.mark.parametrize("change", ["password", "deactivated"])
+def test_a_password_change_or_a_deactivated_account_stops_the_socket(alice, bob, carol, change):
+    table = started(alice, bob, carol, public=True)
+    key = session_for(bob)
+    people = {0: alice, 1: bob, 2: carol}
+
+    def change_bob() -> None:
+        if change == "password":
+            bob.set_password("another long enough password 43")
+        else:
+            bob.is_active = False
+        bob.save()
+
+    async def scenario() -> None:
+        comm, _ = await connect(table.pk, key)
+        await database_sync_to_async(change_bob)()
+        user = await database_sync_to_async(_next_player)(table.pk, people)
+        if user == bob:  # bob can no longer act: someone else's move is the change
+            user = carol
+        await database_sync_to_async(lambda: _act_or_bump(table.pk, user))()
+        assert await refused_code(comm) == 4401
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def _act_or_bump(table_id: int, user: Any) -> None:
+    """A committed change: the user's move when it is theirs to make, else a bumped version
+    announced as the services do."""
+    state = Table.objects.get(pk=table_id).state
+    seat = Seat.objects.get(table_id=table_id, user=user).position
+    if seat in engine.seats_to_act(state):
+        _act(table_id, user)
+        return
+    from django.db.models import F
+
+    from games.live import broadcast_table
+
+    Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+    broadcast_table(table_id, Table.objects.get(pk=table_id).version)

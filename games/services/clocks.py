@@ -46,7 +46,7 @@ class ClockOptions:
         return cls(start=start, add=add, cap=cap)
 
 
-def bank_after_turn(bank: float, used: float, clock: ClockOptions) -> float:
+def bank_after_turn(bank: float, used: float, clock: ClockOptions, *, add: bool = True) -> float:
     """The bank once a turn that used ``used`` seconds ends: what is left (never below zero),
     plus the time per move, capped.
 
@@ -57,7 +57,7 @@ def bank_after_turn(bank: float, used: float, clock: ClockOptions) -> float:
     >>> bank_after_turn(190, 0, ClockOptions(start=100, add=20, cap=200))
     200
     """
-    return min(clock.cap, max(0, bank - max(0, used)) + clock.add)
+    return min(clock.cap, max(0, bank - max(0, used)) + (clock.add if add else 0))
 
 
 def seat_bank(seat: Seat | None, clock: ClockOptions) -> float:
@@ -86,6 +86,10 @@ def _clock_running(state: dict[str, Any] | None) -> int | None:
     return state.get("active")
 
 
+def _on_sale(state: dict[str, Any], seat: int) -> bool:
+    return state.get("phase") == "selling" and state.get("active") == seat
+
+
 def set_deadlines(table: Table, seats: list[Seat], change: Transition, now: datetime) -> list[Seat]:
     """Set the window and turn deadlines of ``table`` for ``change.state``; charge the time a
     finished turn used to its seat's bank. Returns the seats whose bank changed (to save).
@@ -112,7 +116,10 @@ def set_deadlines(table: Table, seats: list[Seat], change: Transition, now: date
         seat = by_position.get(before)
         if seat is not None and not seat.played_by_bot:
             used = (now - table.turn_started).total_seconds()  # type: ignore[operator]
-            seat.clock_bank = bank_after_turn(seat_bank(seat, clock), used, clock)
+            # A sale-first draw (petras, classic) stops the clock while the discard is on sale;
+            # the turn goes on after it, so the time per move comes at its real end.
+            paused = after is None and _on_sale(change.state, before)
+            seat.clock_bank = bank_after_turn(seat_bank(seat, clock), used, clock, add=not paused)
             changed.append(seat)
     if after is None:
         table.turn_deadline = table.turn_started = table.remind_at = None

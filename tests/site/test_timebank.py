@@ -250,3 +250,44 @@ def test_an_early_task_queues_itself_again_for_the_deadline(alice, monkeypatch):
         now=table.turn_deadline + timedelta(seconds=1),
     )
     assert len(queued) == 1
+
+
+def test_a_sale_first_draw_pauses_the_clock_without_a_second_time_per_move(alice, bob, carol):
+    table = services.table_create(
+        host=alice, seats=3, ruleset="petras", turn_seconds=60, bank_seconds=300
+    )
+    assert table.options["bank_max_seconds"] == 300
+    Table.objects.filter(pk=table.pk).update(options={**table.options, "bank_max_seconds": 1000})
+    for user in (bob, carol):
+        services.table_join(user=user, table_id=table.pk)
+    services.table_start(user=alice, table_id=table.pk, seed=SEED)
+    table.refresh_from_db()
+    users = {s.position: s.user for s in Seat.objects.filter(table=table).select_related("user")}
+    active = table.state["active"]
+    services.table_submit_action(
+        table_id=table.pk,
+        user=users[active],
+        action={"type": "draw", "source": "stock"},
+        expect_version=table.version,
+    )
+    table.refresh_from_db()
+    assert table.state["phase"] == "selling"
+    # The clock stops while the discard is on sale: time used is charged, nothing added.
+    assert table.turn_deadline is None and table.window_deadline is not None
+    seat = Seat.objects.get(table=table, position=active)
+    assert 299 <= seat.clock_bank <= 300
+    later = table.window_deadline + timedelta(seconds=1)
+    assert services.table_close_buy_window(table_id=table.pk, now=later)
+    table.refresh_from_db()
+    assert table.state["phase"] == "play" and table.state["active"] == active
+    assert abs((table.turn_deadline - later).total_seconds() - seat.clock_bank) < 1
+    # The turn's real end adds the time per move, once.
+    card = table.state["hands"][active][0]
+    services.table_submit_action(
+        table_id=table.pk,
+        user=users[active],
+        action={"type": "discard", "card": card},
+        expect_version=table.version,
+    )
+    seat.refresh_from_db()
+    assert 359 <= seat.clock_bank <= 360

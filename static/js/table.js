@@ -370,6 +370,7 @@
         apply(message, "socket");
       } else if (message.type === "refused") {
         stopped = true;
+        stopFallback();
         setStatus(message.error.code === 4401
           ? "Signed out: reload the page to sign in again."
           : "You can no longer follow this table.", false);

@@ -232,9 +232,15 @@ def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
         return any(layoff_ends(m, card) for m in state["melds"])
     hand = state["hands"][seat]
     books, runs = _needs(state, seat)
-    value = _card_values([*hand, card], books, runs)[card]
+    grown = [*hand, card]
+    values = _card_values(grown, books, runs)
+    value = values[card]
     worst = min(_card_values(hand, books, runs).values())
-    return value >= knobs.take_value and value > worst
+    if value < knobs.take_value or value <= worst:
+        return False
+    # Never take a card only to discard it again: two bots would pass it back and forth for
+    # ever (seen with rook's flat penalties, where ties fall to the card id).
+    return min(grown, key=lambda c: (values[c], -_penalty(state, c), c)) != card
 
 
 def _wants_to_buy(state: State, seat: int, card: str, knobs: Knobs) -> bool:

@@ -43,8 +43,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     ):
         raise ValueError(f"no seat {seat!r} at this table")
     over = state["game_over"]
-    contract = rules.contract(state["round"])
     choices = rules.contract_choices(state["round"], state["options"])
+    contract = choices[0]  # the round's usual contract, unless the table's option replaced it
     window = state["window"]
     window_view = None
     if window is not None:

@@ -260,3 +260,9 @@ def test_row_wild_limits_as_bga():
     )
     refused(st, 0, ("lay_down", {"melds": "x5R x* y* | x9K y9K x_"}), "invalid_meld")
     refused(st, 0, ("lay_down", {"cards": "x5R x* y* x9K y9K x_"}), "no_contract")
+
+
+def test_the_view_names_the_round7_contract_the_table_chose():
+    v = view(r7("books", "x7K"), 0)
+    assert v["contract"]["text"] == "4 books" and len(v["contracts"]) == 1
+    assert v["options"] == {"round7": "books"} and v["card_set"] == "rook"

@@ -18,7 +18,7 @@ def full_deck(state: State) -> Counter:
 def check_invariants(state: State) -> list[str]:
     """Every broken invariant, as readable strings (empty when all hold)."""
     problems: list[str] = []
-    places = Counter()
+    places: Counter[str] = Counter()
     for hand in state["hands"]:
         places.update(hand)
     places.update(state["stock"])

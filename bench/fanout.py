@@ -112,11 +112,41 @@ def make_tables(count: int, seats: int) -> tuple[list[list[Move]], list[list[str
 
 
 def drive(
-    port: int, plans: list[list[Move]], rate: float, start_at: float, stop_at: float, out: Any
+    port: int,
+    plans: list[list[Move]],
+    rate: float,
+    start_at: float,
+    stop_at: float,
+    out: Any,
+    via: str = "http",
 ) -> None:
     """The players: table i moves at ``start_at + (k + i / n) * n / rate`` for k = 0, 1, ...
-    (every table once per n / rate seconds, the tables evenly staggered), on a few threads."""
+    (every table once per n / rate seconds, the tables evenly staggered), on a few threads.
+    ``via="service"`` commits each move here, with the service the API calls, instead of
+    POSTing it to daphne: daphne then only does the websocket side."""
     import threading
+
+    users: dict[str, Any] = {}
+
+    def commit_directly(token: str, path: str, body: bytes) -> bool:
+        from accounts.tokens import token_user
+        from games import services
+        from games.engine import IllegalMove
+
+        if token not in users:
+            users[token] = token_user(token)
+        action = json.loads(body)
+        expect = action.pop("expect_version")
+        try:
+            services.table_submit_action(
+                table_id=int(path.split("/")[3]),
+                user=users[token],
+                action=action,
+                expect_version=expect,
+            )
+        except (services.ServiceError, IllegalMove):
+            return False
+        return True
 
     n = len(plans)
     interval = n / rate
@@ -143,17 +173,21 @@ def drive(
                 time.sleep(delay)
             token, path, body, _ = plans[i][k]
             sent_at = time.perf_counter()
-            conn.request(
-                "POST",
-                path,
-                body,
-                {"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-            )
-            response = conn.getresponse()
-            response.read()
+            if via == "service":
+                ok = commit_directly(token, path, body)
+            else:
+                conn.request(
+                    "POST",
+                    path,
+                    body,
+                    {"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+                )
+                response = conn.getresponse()
+                response.read()
+                ok = response.status == 200
             took.append(time.perf_counter() - sent_at)
             count += 1
-            bad += response.status != 200
+            bad += not ok
         conn.close()
         with lock:
             sent.append(count)
@@ -169,8 +203,8 @@ def drive(
 
 
 async def listen(
-    port: int, sessions: list[list[str]], table_ids: list[int], until: float
-) -> dict[tuple[int, int], list[tuple[int, float, float]]]:
+    port: int, sessions: list[list[str]], table_ids: list[int], until: float, pids: list[int]
+) -> tuple[dict[tuple[int, int], list[tuple[int, float, float]]], float]:
     """One websocket per seat; every frame's (seat, committed_at, received) by (table, version)."""
     import websockets
 
@@ -216,8 +250,18 @@ async def listen(
     began = time.time()
     await asyncio.wait_for(all_ready.wait(), 120)
     print(f"{total} sockets connected in {time.time() - began:.1f} s", file=sys.stderr)
+    cpu_before = cpu_seconds(pids)
     await asyncio.gather(*tasks)
-    return frames
+    return frames, cpu_seconds(pids) - cpu_before
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time used so far by these processes (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -253,6 +297,12 @@ def main() -> None:
     parser.add_argument(
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")
     )
+    parser.add_argument(
+        "--via",
+        choices=["http", "service"],
+        default="http",
+        help="moves POSTed to daphne (default), or committed by the driver process itself",
+    )
     parser.add_argument("--no-timers", action="store_true", help="skip part two")
     args = parser.parse_args()
 
@@ -268,7 +318,11 @@ def main() -> None:
 
     from django.db import connections
 
-    connections.close_all()  # the driver is forked: it must not share these
+    # The driver is forked: it must not share these, nor the pool (its threads do not fork).
+    connections.close_all()
+    for conn in connections.all():
+        if getattr(conn, "pool", None) is not None:
+            conn.close_pool()
     port, procs = start_workers(args.workers, env)
     try:
         start_at = time.time() + 5 + args.tables * args.seats / 200  # after every socket is open
@@ -276,10 +330,12 @@ def main() -> None:
         stop_at = measure_from + args.seconds
         results: multiprocessing.Queue = multiprocessing.Queue()
         driver = multiprocessing.Process(
-            target=drive, args=(port, plans, args.rate, start_at, stop_at, results)
+            target=drive, args=(port, plans, args.rate, start_at, stop_at, results, args.via)
         )
         driver.start()
-        frames = asyncio.run(listen(port, sessions, table_ids, stop_at + 2))
+        frames, server_cpu = asyncio.run(
+            listen(port, sessions, table_ids, stop_at + 2, [proc.pid for proc in procs])
+        )
         driven = results.get(timeout=60)
         driver.join(10)
     finally:
@@ -309,11 +365,16 @@ def main() -> None:
         "frames_per_s": round(args.rate * args.seats, 1),
         "seconds": args.seconds,
         "workers": args.workers,
+        "moves_via": args.via,
         "channel_layer": "channels_redis (RedisPubSubChannelLayer)",
         **driven,
         "commit_to_last_seat": percentiles(per_move),
         "commit_to_each_frame": percentiles(per_frame),
         "moves_some_seat_missed": incomplete,
+        # daphne's CPU (all workers) while the moves ran, per move (its HTTP request unless
+        # --via service, the table read and the frames): one core serves 1000 / this moves/s.
+        "server_cpu_ms_per_move": round(1000 * server_cpu / max(1, driven["moves"]), 2),
+        "load_average": os.getloadavg()[0],
         # Per second of the run: the slowest move's delay, in ms (stalls show up here).
         "max_ms_by_second": [round(1000 * max(timeline[k]), 1) for k in sorted(timeline)],
     }

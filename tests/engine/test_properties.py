@@ -37,11 +37,11 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCALE = int(os.environ.get("MAYI_PROPERTY_SCALE", "1"))
 POLICIES = hs.lists(hs.sampled_from(["heuristic", "random"]), min_size=1, max_size=3)
 # Every ruleset, with a table size it allows (bga twice as often: it is the default). The
-# variants' games are longer (bigger hands, no buy cap): up to 5 players keeps the file quick.
+# variants' games are longer (bigger hands, no buy cap): up to 4 players keeps the file quick.
 TABLES = hs.sampled_from(["bga", "bga", "petras", "classic", "rook"]).flatmap(
     lambda r: hs.tuples(
         hs.just(r),
-        hs.integers(RULESETS[r].min_players, RULESETS[r].max_players if r == "bga" else 5),
+        hs.integers(RULESETS[r].min_players, RULESETS[r].max_players if r == "bga" else 4),
     )
 )
 

@@ -216,13 +216,33 @@ def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
     return values
 
 
+def _card_value(hand: list[str], card: str, books: int, runs: int) -> float:
+    """``_card_values([*hand, card], ...)[card]`` for one card not in ``hand``, in one pass."""
+    rank, suit = parse_card(card)
+    if rank == WILD_RANK:
+        return 100.0
+    same = 0
+    near = 0.0
+    for other in hand:
+        r, s = parse_card(other)
+        if r == rank:
+            same += 1
+        elif s == suit and r != WILD_RANK and abs(r - rank) <= 3:
+            near += 1.0 / abs(r - rank)
+    value = 3.0 * (1 + books / 3) * min(same, 3) if books else 0.0
+    if runs:
+        value += 2.5 * (1 + runs / 3) * near
+    return value
+
+
 def _worst_card(state: State, seat: int) -> str:
     hand = state["hands"][seat]
+    penalty = PENALTY_TABLES[ruleset_of(state).penalties]
     if state["down"][seat]:
         # Nothing left to build: shed the most expensive card that fits nowhere.
-        return max(hand, key=lambda c: (_penalty(state, c), c))
+        return max(hand, key=lambda c: (penalty(parse_card(c)), c))
     values = _card_values(hand, *_needs(state, seat))
-    return min(hand, key=lambda c: (values[c], -_penalty(state, c), c))
+    return min(hand, key=lambda c: (values[c], -penalty(parse_card(c)), c))
 
 
 def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
@@ -255,5 +275,4 @@ def _wants_to_buy(state: State, seat: int, card: str, knobs: Knobs) -> bool:
         return False
     if parse_card(card)[0] == WILD_RANK:
         return True
-    books, runs = _needs(state, seat)
-    return _card_values([*hand, card], books, runs)[card] >= knobs.buy_value
+    return _card_value(hand, card, *_needs(state, seat)) >= knobs.buy_value

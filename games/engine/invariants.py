@@ -85,8 +85,10 @@ def _view_leaks(state: State) -> list[str]:
     hidden_stock = set(state["stock"])
     for seat in [*range(n), None]:
         v = view(state, seat)
-        text = repr(v)
-        if state["seed"] in text and len(state["seed"]) > 3:
+        # Only a seed long enough to be unmistakable is looked for (the platform's are 64 hex
+        # digits): a short test seed such as "Fals" or "draw" also occurs in honest values.
+        seed = state["seed"]
+        if len(seed) >= 12 and any(seed in s for s in _strings(v)):
             problems.append(f"view for {seat} shows the seed")
         own = set(state["hands"][seat]) if seat is not None else set()
         visible = own | {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
@@ -112,6 +114,22 @@ def _ids(obj: object) -> set[str]:
         if isinstance(x, str):
             out.add(x)
         elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list | tuple):
+            stack.extend(x)
+    return out
+
+
+def _strings(obj: object) -> list[str]:
+    """Every string value and key in a JSON-like object."""
+    out: list[str] = []
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.append(x)
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
             stack.extend(x.values())
         elif isinstance(x, list | tuple):
             stack.extend(x)

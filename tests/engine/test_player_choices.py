@@ -61,3 +61,10 @@ def test_a_mayi_meld_counts_in_the_running_totals_at_once():
     v = view(new, 1)
     assert v["round_mayi_scores"][0] == -10
     assert v["total_scores"][0] == st["totals"][0] - 10
+
+
+@pytest.mark.parametrize("seed", ["Fals", "draw", "play", "bga"])
+def test_a_short_seed_that_reads_like_a_view_value_is_no_leak(seed):
+    from games.engine.invariants import check_invariants
+
+    assert check_invariants(new_game(3, seed)) == []

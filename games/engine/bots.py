@@ -86,7 +86,7 @@ def _heuristic_action(state: State, seat: int, knobs: Knobs) -> dict | None:
     rules = ruleset_of(state)
     hand = state["hands"][seat]
     if rules.mayi_melds:
-        found = mayi_candidates(hand)
+        found = mayi_candidates(hand, first_only=True)
         if found:
             return {"type": "mayi_meld", "cards": found[0]}
     if state["phase"] == "draw":
@@ -201,7 +201,8 @@ def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
         if rank == WILD_RANK:
             values[card] = 100.0
             continue
-        value = book_weight * min(rank_count[rank] - 1, 3)
+        copies = rank_count[rank] - 1
+        value = book_weight * (copies if copies < 3 else 3)
         if run_weight:
             row = suit_count[suit]
             i = rank + 3

@@ -66,8 +66,8 @@ def answerers(state: State) -> list[int]:
     return [s for s in window_eligible(state, state["active"]) if early[s] is None]
 
 
-def mayi_candidates(hand: list[str]) -> list[list[str]]:
-    """Distinct MAYI melds (by faces) that can be made from a hand.
+def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]]:
+    """Distinct MAYI melds (by faces) that can be made from a hand (just one: ``first_only``).
 
     >>> mayi_candidates(["w4M", "b3A", "w6Y", "w5I", "w?"])
     [['b3A', 'w4M', 'w5I', 'w6Y']]
@@ -83,6 +83,8 @@ def mayi_candidates(hand: list[str]) -> list[list[str]]:
     for rank in range(1, 14):
         if masks[rank] == ALL_SUITS:
             found.append([by_face[(rank, s)] for s in SUITS])
+            if first_only:
+                return found
     for low in range(1, 11):
         window = masks[low : low + 4]
         if not all(window) or (window[0] | window[1] | window[2] | window[3]) != ALL_SUITS:
@@ -90,6 +92,8 @@ def mayi_candidates(hand: list[str]) -> list[list[str]]:
         for order in permutations(SUITS):
             if all(window[i] & SUIT_BIT[order[i]] for i in range(4)):
                 found.append([by_face[(low + i, order[i])] for i in range(4)])
+                if first_only:
+                    return found
     return found
 
 

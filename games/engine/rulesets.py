@@ -7,7 +7,7 @@ really new, by a small named policy), not by ``if`` chains through the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .cards import BGA_CARDS, ROOK_CARDS, STANDARD_CARDS, CardSet
 
@@ -192,25 +192,17 @@ PETRAS = RuleSet(
     penalties="standard",
 )
 
-CLASSIC = RuleSet(
+# Classic differs from Petras only where RULES.md section 9 says so: players and packs, a
+# purchase completes even without a penalty card, and a player may go out without a discard.
+CLASSIC = replace(
+    PETRAS,
     name="classic",
     description="Classic May I?: standard cards with jokers, a pack per 2 players, 10/12 cards, "
     "no buy cap, no lay-off the turn you meld.",
-    min_players=3,
     max_players=8,
-    contracts=BGA_CONTRACTS,
-    deal_sizes=STANDARD_DEALS,
-    cards=STANDARD_CARDS,
     packs=((3, 2), (5, 3), (7, 4)),
-    lay_off_on_lay_down_turn=False,
-    max_buys_per_round=None,
-    mayi_melds=False,
-    ties_broken_by_rounds_out=False,
-    reshuffles_per_round=STALEMATE_RESHUFFLES,
-    sale_first=True,
-    sale_chain=True,
-    no_successive_buys=True,
-    penalties="standard",
+    sale_needs_penalty=False,
+    out_by_discard_only=False,
 )
 
 ROOK = RuleSet(

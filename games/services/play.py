@@ -73,6 +73,20 @@ def table_submit_action(
     return table, seats
 
 
+def _deadline_due(
+    table: Table, deadline: datetime | None, now: datetime, expect_version: int | None
+) -> bool:
+    """Under the row lock: the game is on, ``deadline`` has passed, and the table is still at
+    the version the timer was set for (when given). Anything else is a late, early or duplicate
+    timer, which must do nothing."""
+    return (
+        table.status == Table.Status.PLAYING
+        and deadline is not None
+        and deadline <= now
+        and (expect_version is None or expect_version == table.version)
+    )
+
+
 @retry_on_contention
 def table_close_buy_window(
     *, table_id: int, expect_version: int | None = None, now: datetime | None = None
@@ -85,12 +99,7 @@ def table_close_buy_window(
     now = now or timezone.now()
     with transaction.atomic():
         table = lock_table(table_id)
-        if (
-            table.status != Table.Status.PLAYING
-            or table.window_deadline is None
-            or table.window_deadline > now
-            or (expect_version is not None and expect_version != table.version)
-        ):
+        if not _deadline_due(table, table.window_deadline, now, expect_version):
             return False
         change = Transition(table=table, seats=table_seats(table), state=table.state)
         try:
@@ -114,12 +123,7 @@ def table_timeout_turn(
     now = now or timezone.now()
     with transaction.atomic():
         table = lock_table(table_id)
-        if (
-            table.status != Table.Status.PLAYING
-            or table.turn_deadline is None
-            or table.turn_deadline > now
-            or (expect_version is not None and expect_version != table.version)
-        ):
+        if not _deadline_due(table, table.turn_deadline, now, expect_version):
             return False
         seats = table_seats(table)
         active = engine.view(table.state, None).get("active_seat")

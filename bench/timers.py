@@ -33,6 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.api_moves import ensure_database  # noqa: E402
+
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
@@ -182,25 +184,6 @@ def main() -> None:
         },
     }
     print(json.dumps(result, indent=2))
-
-
-def ensure_database(database_url: str) -> None:
-    from urllib.parse import urlsplit
-
-    import psycopg
-
-    u = urlsplit(database_url)
-    name = u.path.lstrip("/")
-    with psycopg.connect(
-        host=u.hostname,
-        port=u.port or 5432,
-        user=u.username or "postgres",
-        password=u.password or None,
-        dbname="postgres",
-        autocommit=True,
-    ) as conn:
-        if not conn.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
-            conn.execute(f'create database "{name}"')
 
 
 if __name__ == "__main__":

@@ -1,25 +1,28 @@
 """Standing orders for "May I?": which cards a player's order buys. Pure; no Django.
 
 "Buy any card that completes a book or run in my hand" means: the card, with natural cards of
-the hand (never its wilds), makes a valid book of 3 or run of 4, under the ``bga`` meld rules
-(:func:`games.engine.melds.is_book`, :func:`games.engine.melds.is_run`). For a natural card: two
-of its number in the hand, or three of its letter that make a run of 4 with it. A wild card
-completes a pair, or three of one letter with one gap in four.
+the hand (never its wilds), makes a valid book of 3 or run of 4 under the meld rules of the
+card's own card set (:func:`games.engine.melds.book_rank`, :func:`games.engine.melds.run_fit`):
+bga runs on 1..13, rook runs on 1..14, and the standard packs' ace below the 2 or above the
+king. For a natural card: two of its number in the hand, or three of its suit that make a run
+of 4 with it. A wild card completes a pair, or three of one suit with one gap in four.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import combinations
 
-from .cards import WILD_RANK, CardError, Parsed, parse_card
-from .melds import book_rank, run_layout
+from .cards import WILD_RANK, CardError, CardSet, Parsed, card_set_of, parse_card
+from .melds import MIN_RANK, book_rank, run_fit
 
 RUN = 4
 
 
-def completes_meld(hand: list[str], card: str) -> bool:
+def completes_meld(hand: list[str], card: str, cards: CardSet | None = None) -> bool:
     """Does ``card`` complete a book of 3 or a run of 4 with naturals of ``hand``?
+
+    ``cards`` is the table's card set; by default the card's own (its deck prefix names it, as
+    everywhere in the engine), so callers holding only a hand and a card stay right.
 
     >>> completes_meld(["w7M", "b7A", "w2I"], "w7Y")
     True
@@ -29,10 +32,13 @@ def completes_meld(hand: list[str], card: str) -> bool:
     False
     >>> completes_meld(["w4M", "w5M", "w7M"], "b?")
     True
+    >>> completes_meld(["x11R", "x12R", "y13R"], "x14R"), completes_meld(["pQH", "pKH", "qJH"], "qAH")
+    (True, True)
     """
     try:
         this = parse_card(card)
         parsed = [parse_card(c) for c in hand]
+        cs = cards if cards is not None else card_set_of(card)
     except CardError:
         return False
     by_rank: dict[int, list[Parsed]] = defaultdict(list)
@@ -45,16 +51,40 @@ def completes_meld(hand: list[str], card: str) -> bool:
     if rank != WILD_RANK:
         if len(by_rank[rank]) >= 2 and book_rank([this, *by_rank[rank][:2]]) is not None:
             return True
-        return any(
-            run_layout([this, *((r, suit) for r in trio)]) is not None
-            for trio in combinations(sorted(by_suit[suit] - {rank}), RUN - 1)
-            if max(*trio, rank) - min(*trio, rank) < RUN
-        )
-    if any(len(cards) >= 2 for cards in by_rank.values()):
+        return any(_run_with(cs, suit, by_suit[suit], start, this) for start in _starts(cs))
+    if any(len(group) >= 2 for group in by_rank.values()):
         return True
     return any(
-        run_layout([this, *((r, s) for r in trio)]) is not None
+        _run_with(cs, s, ranks, start, this)
         for s, ranks in by_suit.items()
-        for trio in combinations(sorted(ranks), RUN - 1)
-        if trio[-1] - trio[0] < RUN
+        for start in _starts(cs)
     )
+
+
+def _starts(cs: CardSet) -> range:
+    return range(MIN_RANK, cs.top - RUN + 2)
+
+
+def _rank_at(cs: CardSet, position: int) -> int:
+    # With the ace high, the position above the king is held by the ace (rank 1).
+    return 1 if cs.ace_high and position == cs.top else position
+
+
+def _run_with(cs: CardSet, suit: str, ranks: set[int], start: int, card: Parsed) -> bool:
+    """Do ``card`` and three naturals of ``suit`` (from ``ranks``) fill the 4 positions from
+    ``start``? Windows rather than every 3 of the suit: a run of 4 lies in one window, and the
+    validator (``run_fit``) still has the last word, so the ace's two readings stay its call."""
+    wanted = [_rank_at(cs, p) for p in range(start, start + RUN)]
+    rank = card[0]
+    if rank == WILD_RANK:
+        # Three naturals in the window are enough; with all four, the wild joins any three.
+        present = [r for r in wanted if r in ranks][: RUN - 1]
+        if len(present) != RUN - 1:
+            return False
+    else:
+        if card[1] != suit or rank not in wanted:
+            return False
+        present = [r for r in wanted if r != rank]
+        if not all(r in ranks for r in present):
+            return False
+    return run_fit([card, *((r, suit) for r in present)], cs.top, cs.ace_high) is not None

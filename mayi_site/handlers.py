@@ -1,25 +1,92 @@
-"""An ASGI handler that runs the middleware chain and the view in one thread hop.
+"""An ASGI handler that serves each request in one hop to a worker thread.
 
-Django's ASGIHandler builds an async middleware chain, and every sync-style middleware in it
+Django's ASGIHandler builds an async middleware chain: every sync-style middleware in it
 (``MiddlewareMixin``: security, sessions, CSRF, auth, messages, axes...) runs its
-``process_request`` and ``process_response`` through ``sync_to_async``: about 16 thread hops
-per request here, measured at 3.5 ms of a 5.4 ms trivial request. All our views and
-middleware are synchronous, so this handler builds the sync chain and crosses into a thread
-once per request. Async views still work (Django wraps them with ``async_to_sync``).
+``process_request`` and ``process_response`` through ``sync_to_async``, and the
+``request_started`` signal, the view and ``response.close()`` cross into a thread once more
+each: about 16 thread hops per request here, measured at 3.5 ms of a 5.4 ms trivial request.
+All our views and middleware are synchronous, so this handler builds the sync chain and runs
+the signal, the middleware, the view and the close in one hop.
+
+Where that hop lands is the second choice. Django's default, one "thread-sensitive" thread per
+process, serves one request at a time: while a request waits on PostgreSQL the process idles.
+With ``MAYI_HTTP_THREADS`` > 1 (the default on PostgreSQL) requests run in a pool of that many
+threads, each with its own database connection from psycopg's pool, so waits overlap, as under
+a threaded WSGI server. SQLite keeps the single thread: its writers queue on one file lock
+anyway. Async views still work (Django wraps them with ``async_to_sync``).
 """
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+import functools
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from typing import Any
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
-from django.http import HttpRequest, HttpResponseBase
+from django.http import FileResponse, HttpRequest, HttpResponseBase
+from django.urls import set_script_prefix
 
 
 class SyncChainASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
+        threads = int(getattr(settings, "MAYI_HTTP_THREADS", 1))
+        self._executor = (
+            ThreadPoolExecutor(threads, thread_name_prefix="http") if threads > 1 else None
+        )
+
+    def _in_thread(self, func: Any, *args: Any) -> Any:
+        if self._executor is None:
+            return sync_to_async(functools.partial(func, *args), thread_sensitive=True)()
+        return sync_to_async(
+            functools.partial(func, *args), thread_sensitive=False, executor=self._executor
+        )()
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        if self._executor is None:
+            async with ThreadSensitiveContext():
+                await self.handle(scope, receive, send)
+        else:
+            await self.handle(scope, receive, send)
+
+    async def handle(self, scope: dict, receive: Any, send: Any) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        with closing(body_file):
+            response = await self._in_thread(self._serve, scope, body_file)
+            try:
+                await self.send_response(response, send)
+            finally:
+                if response.streaming:
+                    # Streamed content is read while sending: close only afterwards.
+                    await self._in_thread(response.close)
+
+    def _serve(self, scope: dict, body_file: Any) -> HttpResponseBase:
+        """Everything Django does for one request, in the worker thread."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            # The content is in memory: close now, in this thread, so request_finished returns
+            # this thread's database connection to the pool before the next request.
+            response.close()
+        return response
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+        return await self._in_thread(self.get_response, request)

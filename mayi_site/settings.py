@@ -124,6 +124,9 @@ if DATABASE_URL:
             "max_size": int(os.environ.get("DB_POOL_MAX", "40")),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
         }
+        # Parameters travel apart from the SQL text, so psycopg prepares the statements a
+        # connection repeats (every move's): PostgreSQL then skips parsing and planning them.
+        _db["OPTIONS"]["server_side_binding"] = env_bool("DB_SERVER_SIDE_BINDING", True)
     elif _db["ENGINE"] == "django.db.backends.sqlite3":
         # As the default file below: writers (the site, the embedded worker) queue.
         _db.setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
@@ -138,6 +141,16 @@ else:
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
         }
     }
+
+# Threads per daphne process serving HTTP requests (mayi_site/handlers.py). On PostgreSQL
+# several, so one request's database waits overlap another's work; on SQLite one, as its
+# writers queue on the file lock anyway.
+MAYI_HTTP_THREADS = int(
+    os.environ.get(
+        "MAYI_HTTP_THREADS",
+        "4" if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else "1",
+    )
+)
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

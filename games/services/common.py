@@ -17,7 +17,7 @@ from games import engine
 from games.events import table_changed
 from games.models import BuyOrder, Move, RoundResult, Seat, Table
 
-from . import clocks, timers
+from . import clocks, rows, timers
 from .errors import Busy, TableNotFound
 
 logger = logging.getLogger("games.services")
@@ -48,24 +48,12 @@ def lock_table(table_id: int) -> Table:
 
 
 def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
-    """:func:`lock_table` and :func:`table_seats` in one query (the hot path of every move).
-
-    The seats are read joined to their table, locking only the table row (``of``). A table
-    without seats (closed before it started) falls back to two queries.
-    """
-    seats = list(
-        Seat.objects.select_for_update(of=("table",))
-        .select_related("table", "table__host", "user__profile")
-        .filter(table_id=table_id)
-        .order_by("position")
-    )
-    if not seats:
-        table = lock_table(table_id)
-        return table, table_seats(table)
-    table = seats[0].table
-    for seat in seats:
-        seat.table = table
-    return table, seats
+    """:func:`lock_table` and :func:`table_seats` in one statement (the hot path of every move):
+    the seats are read joined to their table, locking only the table row."""
+    found = rows.table_with_seats(table_id, lock=True)
+    if found is None:
+        raise TableNotFound(f"there is no table {table_id}")
+    return found
 
 
 def table_seats(table: Table) -> list[Seat]:
@@ -236,8 +224,6 @@ class Transition:
         """
         table = self.table
         now = now or timezone.now()
-        if self.moves:
-            Move.objects.bulk_create(self.moves)
         if self.results:
             RoundResult.objects.bulk_create(self.results)
         table.move_count += len(self.moves)
@@ -252,9 +238,8 @@ class Transition:
             table.window_deadline = table.turn_deadline = table.turn_started = None
             table.remind_at = None
         table.state = self.state
-        for seat in banks:
-            Seat.objects.filter(pk=seat.pk).update(clock_bank=seat.clock_bank)
-        table.save(update_fields=TABLE_CLOCK_FIELDS)
+        updates = [(seat, ["clock_bank"]) for seat in banks]
+        rows.write([*updates, (table, TABLE_CLOCK_FIELDS)], inserts=self.moves)
         on_commit_changed(table)
         return table
 

@@ -71,12 +71,14 @@ def test_three_people_play_a_whole_game_through_the_api(three_player_game, api_f
     assert totals == local["totals"]
 
     # One query count for every ordinary action, round 1 as round 7; a round's end adds one,
-    # and so does the end of a turn (its time is charged to the seat's bank).
+    # and so does the end of a turn (its time is charged to the seat's bank), except on
+    # PostgreSQL, where that write rides in the move's own statement (services/rows.py).
     move_counts = {count for _, count in queries["move"]}
     assert len(move_counts) == 1, queries["move"]
     base = move_counts.pop()
-    assert {count for _, count in queries["move+clock"]} == {base + 1}
-    assert {count for _, count in queries["round_end+clock"]} == {base + 2}
+    bank = 0 if connection.vendor == "postgresql" else 1
+    assert {count for _, count in queries["move+clock"]} == {base + bank}
+    assert {count for _, count in queries["round_end+clock"]} == {base + 1 + bank}
     # A round that ends on an answer (a held discard goes out) stops no running clock.
     assert {count for _, count in queries["round_end"]} <= {base + 1}
     assert {r for r, _ in queries["move"]} == set(range(1, 8))
@@ -116,10 +118,12 @@ def test_with_bots_a_person_only_waits_on_people(bot_game, alice, api_for):
     assert body["view"]["game_over"]
     # However many moves the bots made in a request (up to bot_moves_seen), one count.
     assert bot_moves_seen >= 3
-    # The end of alice's turn adds one query (her bank), a round's end one more.
+    # The end of alice's turn adds one query (her bank; on PostgreSQL it rides in the move's
+    # own statement), a round's end one more.
     assert len(counts[False, False]) == 1, counts
     base = next(iter(counts[False, False]))
-    assert counts[False, True] == {base + 1}, counts
+    bank = 0 if connection.vendor == "postgresql" else 1
+    assert counts[False, True] == {base + bank}, counts
     assert counts[True, False] | counts[True, True] <= {base + 1, base + 2}, counts
     bot_moves = Move.objects.filter(table=table, by_bot=True).count()
     assert bot_moves > requests

@@ -358,8 +358,12 @@
     if (stopped || (socket && socket.readyState <= 1)) return;
     clearTimeout(retryTimer);
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${tableId}/`);
-    socket.onmessage = (event) => {
+    const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${tableId}/`);
+    socket = ws;
+    // A socket still closing when we reconnected (the tab came back, the network returned)
+    // closes later: it must neither mark the page stale nor start one more connection.
+    ws.onmessage = (event) => {
+      if (socket !== ws) return;
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "table") {
@@ -376,7 +380,8 @@
           : "You can no longer follow this table.", false);
       }
     };
-    socket.onclose = (event) => {
+    ws.onclose = (event) => {
+      if (socket !== ws) return;
       socket = null;
       if (stopped || (event.code >= 4400 && event.code < 4500)) { stopped = true; return; }
       setStatus("reconnecting…", false);

@@ -1,5 +1,7 @@
 """Two players' pages of one table, in two browser contexts: one acts, the other page follows
-over the websocket without a reload.
+over the websocket without a reload. A page whose socket drops says "reconnecting…", comes back
+by itself with backoff and shows the moves it missed; a frame several versions ahead is shown
+and followed by a fresh read; a socket that closes late never leaves a second one open.
 
 pytest-django's live_server speaks WSGI only, so this module serves the ASGI application with
 daphne in a thread of the test process (the in-memory SQLite test database is shared between
@@ -20,7 +22,8 @@ from django.conf import settings
 from django.db import connection
 
 from games import engine, services
-from games.models import Table
+from games.engine.bots import choose_action
+from games.models import Seat, Table
 from tests.live.wsutil import close_db_pools, session_for  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -119,4 +122,182 @@ def test_one_player_acts_and_the_others_page_follows(asgi_server, browser, alice
         )
     finally:
         for page in pages.values():
+            page.context.close()
+
+
+# Installed before table.js runs: keeps the page's sockets reachable from the test, and lets it
+# make the server unreachable (__blockSockets: new sockets go to a closed port) or lose frames
+# (__dropFrames: they arrive, are noted in __frames, and never reach table.js).
+SOCKET_HOOKS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.__frames = [];
+  window.__blockSockets = false;
+  window.__dropFrames = false;
+  class Watched extends Native {
+    constructor(url, protocols) {
+      super(window.__blockSockets ? url.replace(/\\/\\/[^/]+/, "//127.0.0.1:9") : url, protocols);
+      window.__sockets.push(this);
+    }
+    set onmessage(handler) {
+      super.onmessage = (event) => {
+        let version = null;
+        try { version = JSON.parse(event.data).table.version; } catch (e) { /* not a frame */ }
+        window.__frames.push(version);
+        if (!window.__dropFrames) handler.call(this, event);
+      };
+    }
+    get onmessage() { return super.onmessage; }
+  }
+  window.WebSocket = Watched;
+})();
+"""
+
+
+def _three_players(alice: Any, bob: Any, carol: Any) -> tuple[Table, dict[int, Any]]:
+    try:
+        table = services.table_create(host=alice, seats=3)
+        services.table_join(user=bob, table_id=table.pk)
+        services.table_join(user=carol, table_id=table.pk)
+        services.table_start(user=alice, table_id=table.pk, seed="browser-resync")
+        table.refresh_from_db()
+        users = {
+            s.position: s.user for s in Seat.objects.filter(table=table).select_related("user")
+        }
+        return table, users
+    finally:
+        connection.close()
+
+
+def _play_moves(table_id: int, users: dict[int, Any], watcher: int, count: int) -> Table:
+    """``count`` moves through the API, each by a seat that must act (another than the
+    watcher's when there is one), chosen by the bot policy."""
+    try:
+        for _ in range(count):
+            table = Table.objects.get(pk=table_id)
+            to_act = engine.seats_to_act(table.state)
+            seat = next((s for s in to_act if s != watcher), to_act[0])
+            action = choose_action(table.state, seat)
+            assert action is not None, (seat, table.state["phase"])
+            services.table_submit_action(
+                table_id=table_id, user=users[seat], action=action, expect_version=table.version
+            )
+        return Table.objects.get(pk=table_id)
+    finally:
+        connection.close()
+
+
+def _shows_the_table(page: Any, table: Table, seat: int) -> None:
+    """What the player sees is the committed state: version, piles, whose turn, hand size."""
+    view = engine.view(table.state, seat)
+    page.wait_for_function(
+        f"document.getElementById('table').dataset.version === '{table.version}'"
+    )
+    piles = page.inner_text("#piles")
+    assert piles.startswith(f"Stock: {view['stock_size']} · Discard ({view['discard_size']}):")
+    active = page.locator("#players tr.active")
+    if view["active_seat"] is None:
+        assert active.count() == 0
+    else:
+        assert active.get_attribute("data-seat") == str(view["active_seat"])
+    shown = page.inner_text(f"#players tr[data-seat='{seat}'] td:nth-child(3)")
+    assert int(shown) == len(table.state["hands"][seat])
+    assert page.inner_text("#live-status") == "live"
+
+
+def _watch(browser: Any, url: str, user: Any, table: Table) -> Any:
+    page = _signed_in_page(browser, url, user)
+    page.add_init_script(SOCKET_HOOKS)
+    page.goto(f"{url}/tables/{table.pk}/")
+    page.wait_for_selector("#live-status.live")
+    page.evaluate("window.__sameDocument = true")
+    return page
+
+
+def test_a_dropped_socket_reconnects_with_backoff_and_shows_the_moves_missed(
+    asgi_server, browser, alice, bob, carol
+):
+    with ThreadPoolExecutor(1) as pool:
+        table, users = pool.submit(_three_players, alice, bob, carol).result()
+        watcher = next(s for s, u in users.items() if u == alice)
+        page = _watch(browser, asgi_server, alice, table)
+        try:
+            # The server goes away: the socket drops and new ones cannot connect.
+            page.evaluate("window.__blockSockets = true; window.__sockets.at(-1).close()")
+            page.wait_for_selector("#live-status.stale")
+            assert page.inner_text("#live-status") == "reconnecting…"
+            assert "stale" in page.get_attribute("#game", "class")
+
+            moved = pool.submit(_play_moves, table.pk, users, watcher, 4).result()
+            assert moved.version >= table.version + 4
+            # Retries fail (backoff: 0.25-0.5 s, then 0.5-1 s, ...) and the page still says so.
+            page.wait_for_function("window.__sockets.length >= 3", timeout=5000)
+            assert page.inner_text("#live-status") == "reconnecting…"
+            assert page.evaluate("document.getElementById('table').dataset.version") == str(
+                table.version
+            )
+
+            # The server is back: the page reconnects by itself, without a reload.
+            page.evaluate("window.__blockSockets = false")
+            page.wait_for_selector("#live-status.live", timeout=15000)
+            _shows_the_table(page, moved, watcher)
+            assert "stale" not in page.get_attribute("#game", "class")
+            assert page.evaluate("window.__sameDocument") is True
+        finally:
+            page.context.close()
+
+
+def test_a_frame_that_jumps_versions_is_followed_by_a_fresh_read(
+    asgi_server, browser, alice, bob, carol
+):
+    with ThreadPoolExecutor(1) as pool:
+        table, users = pool.submit(_three_players, alice, bob, carol).result()
+        watcher = next(s for s, u in users.items() if u == alice)
+        page = _watch(browser, asgi_server, alice, table)
+        try:
+            # Frames are lost on the way (the socket stays up): the page never sees them.
+            page.evaluate("window.__dropFrames = true")
+            missed = pool.submit(_play_moves, table.pk, users, watcher, 3).result()
+            page.wait_for_function(f"window.__frames.includes({missed.version})")
+            assert page.evaluate("document.getElementById('table').dataset.version") == str(
+                table.version
+            )
+
+            # The next frame is several versions ahead: the page shows it and re-reads the table.
+            page.evaluate("window.__dropFrames = false")
+            api = f"/api/tables/{table.pk}"
+            with page.expect_request(
+                lambda r: r.method == "GET" and r.url.split("?")[0].endswith(api)
+            ):
+                latest = pool.submit(_play_moves, table.pk, users, watcher, 1).result()
+            assert latest.version > table.version + 1
+            _shows_the_table(page, latest, watcher)
+            assert page.evaluate("window.__sameDocument") is True
+        finally:
+            page.context.close()
+
+
+def test_coming_back_while_the_socket_closes_keeps_one_live_socket(
+    asgi_server, browser, alice, bob, carol
+):
+    with ThreadPoolExecutor(1) as pool:
+        table, users = pool.submit(_three_players, alice, bob, carol).result()
+        watcher = next(s for s, u in users.items() if u == alice)
+        page = _watch(browser, asgi_server, alice, table)
+        try:
+            # The tab comes back to the foreground just as its socket is closing: the page
+            # connects at once, and the old socket's close must not start yet another one.
+            page.evaluate(
+                "window.__sockets.at(-1).close();"
+                "document.dispatchEvent(new Event('visibilitychange'))"
+            )
+            page.wait_for_selector("#live-status.live")
+            page.wait_for_timeout(1500)  # longer than the first backoff step
+            assert page.inner_text("#live-status") == "live"
+            # One socket open: a second would be a connection the server keeps for nothing.
+            assert page.evaluate("window.__sockets.filter((s) => s.readyState <= 1).length") == 1
+            moved = pool.submit(_play_moves, table.pk, users, watcher, 2).result()
+            _shows_the_table(page, moved, watcher)
+        finally:
             page.context.close()

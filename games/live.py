@@ -7,12 +7,15 @@ its own user from the database, the same way ``GET /api/tables/<id>`` does.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
+import os
 import time
 from importlib import import_module
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import auth
@@ -60,10 +63,46 @@ def broadcast_table(table_id: int, version: int) -> None:
         "version": version,
         "committed_at": time.time(),
     }
+    loop = server_loop()
+    if loop is not None:
+        # In daphne: hand the send to the server's event loop and answer the request at once,
+        # instead of holding this request thread until the layer has taken the message.
+        future = asyncio.run_coroutine_threadsafe(
+            layer.group_send(group_name(table_id), message), loop
+        )
+        future.add_done_callback(lambda done: _log_failure(done, table_id, version))
+        return
     try:
         async_to_sync(layer.group_send)(group_name(table_id), message)
     except Exception:
         logger.exception("could not broadcast table %s version %s", table_id, version)
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop of the ASGI server when called from one of its sync threads (a
+    request's or a consumer's), else None (a Celery worker, a test, a management command).
+
+    asgiref records it for every thread it runs sync code in (``async_to_sync`` uses it too).
+    """
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    pid = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None)
+    if loop is None or pid != os.getpid() or not loop.is_running():
+        return None
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop
+    return None  # on the loop itself: callers use async_to_sync's own error then
+
+
+def _log_failure(done: concurrent.futures.Future, table_id: int, version: int) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        logger.error(
+            "could not broadcast table %s version %s",
+            table_id,
+            version,
+            exc_info=done.exception(),
+        )
 
 
 def session_group(session_key: str | None) -> str | None:

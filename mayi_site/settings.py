@@ -143,12 +143,13 @@ else:
     }
 
 # Threads per daphne process serving HTTP requests (mayi_site/handlers.py). On PostgreSQL
-# several, so one request's database waits overlap another's work; on SQLite one, as its
-# writers queue on the file lock anyway.
+# several, so one request's database waits overlap another's work (6 gave the most game
+# actions per second on 2 cores, bench/api_moves.py; more only add GIL contention); on SQLite
+# one, as its writers queue on the file lock anyway.
 MAYI_HTTP_THREADS = int(
     os.environ.get(
         "MAYI_HTTP_THREADS",
-        "4" if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else "1",
+        "6" if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else "1",
     )
 )
 
@@ -254,15 +255,19 @@ _smtp = {
     "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
     "use_tls": env_bool("EMAIL_USE_TLS", False),
 }
+# The file backend (EMAIL_BACKEND=django.core.mail.backends.filebased.EmailBackend) writes each
+# email to a file in EMAIL_FILE_PATH: for a staging site, and the live reminder test.
+_email_file_path = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "sent-emails"))
 if django.VERSION >= (6, 1):
-    MAILERS = {
-        "default": {
-            "BACKEND": _email_backend,
-            "OPTIONS": _smtp if _email_backend.endswith("smtp.EmailBackend") else {},
-        }
-    }
+    _mail_options: dict[str, object] = {}
+    if _email_backend.endswith("smtp.EmailBackend"):
+        _mail_options = dict(_smtp)
+    elif _email_backend.endswith("filebased.EmailBackend"):
+        _mail_options = {"file_path": _email_file_path}
+    MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _mail_options}}
 else:
     EMAIL_BACKEND = _email_backend
+    EMAIL_FILE_PATH = _email_file_path
     EMAIL_HOST, EMAIL_PORT = _smtp["host"], _smtp["port"]
     EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _smtp["username"], _smtp["password"]
     EMAIL_USE_TLS = _smtp["use_tls"]

@@ -2,7 +2,7 @@
 
 alice plays two bots on a 10 s clock and is offline: the worker's sweep writes the "your turn"
 reminder 1 s into her turn and the half-clock one at 5 s, its task sends each by email (to
-files: tests/live/mail_settings.py), and sweeping again, or the send task arriving twice,
+files in EMAIL_FILE_PATH), and sweeping again, or the send task arriving twice,
 sends nothing more.
 """
 
@@ -65,8 +65,7 @@ def mail_worker(
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
     # The worker process copies this process's environment when it starts.
-    monkeypatch.setenv("DJANGO_SETTINGS_MODULE", "tests.live.mail_settings")
-    monkeypatch.setenv("MAYI_TEST_MAIL_DIR", str(mail_dir))
+    monkeypatch.setenv("EMAIL_FILE_PATH", str(mail_dir))
     monkeypatch.setenv("EMAIL_BACKEND", "django.core.mail.backends.filebased.EmailBackend")
     monkeypatch.setenv("MAYI_CLOCK_REMINDER_MIN", "1")
     monkeypatch.setenv("MAYI_TURN_REMINDER_DELAY", "1")

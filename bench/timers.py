@@ -6,8 +6,9 @@ PostgreSQL + Redis.
         [--redis-url redis://127.0.0.1:6379/0]
 
 It migrates the database, makes one table of three people per window, then starts the
-production processes (as ``scripts/start`` does with REDIS_URL): ``celery worker`` (prefork,
-concurrency 2) and ONE ``celery beat`` (sweep every 2 s), on a queue of their own. It then
+production processes (as ``scripts/start`` does with REDIS_URL): the timers' ``celery worker``
+(prefork, concurrency 2), the mail worker and ONE ``celery beat`` (sweep every 2 s), on queues
+of their own. It then
 opens ``--windows`` buy windows, ``--rate`` per second, each with a timer drawn from
 ``--min``..``--max`` seconds (nobody answers, so each closes by its timer), waits for all to
 close, and prints one JSON object: how late each window closed past its deadline (the
@@ -58,6 +59,9 @@ def main() -> None:
         "DATABASE_URL": args.database_url,
         "REDIS_URL": args.redis_url,
         "MAYI_CELERY_QUEUE": queue,
+        # The reminder emails of these tables' offline players are sent, by the mail worker,
+        # into memory: no mail server here.
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
         "MAYI_MIN_CLOCK_SECONDS": "1",
         "DJANGO_SETTINGS_MODULE": "mayi_site.settings",
         "LOG_LEVEL": "WARNING",
@@ -99,11 +103,19 @@ def main() -> None:
     celery = [sys.executable, "-m", "celery", "-A", "mayi_site"]
     procs = [
         subprocess.Popen(
-            [*celery, "worker", "-Q", queue, "--concurrency", "2", "--loglevel", "WARNING"],
+            [*celery, "worker", "-Q", queue, "--concurrency", "2", "-n", "timers@%h"],
             cwd=ROOT,
             env=env,
             start_new_session=True,
             stdout=open(workdir / "worker.log", "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+        ),
+        subprocess.Popen(
+            [*celery, "worker", "-Q", f"{queue}-mail", "--concurrency", "1", "-n", "mail@%h"],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=open(workdir / "mail-worker.log", "wb"),  # noqa: SIM115
             stderr=subprocess.STDOUT,
         ),
         subprocess.Popen(
@@ -160,7 +172,7 @@ def main() -> None:
                 os.killpg(proc.pid, signal.SIGKILL)
         import redis
 
-        redis.Redis.from_url(args.redis_url).delete(queue)
+        redis.Redis.from_url(args.redis_url).delete(queue, f"{queue}-mail")
 
     per_table: dict[int, list[Any]] = {}
     for table_id, created in closes:

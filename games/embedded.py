@@ -56,7 +56,7 @@ def _run() -> None:
         pool="threads",
         concurrency=2,
         hostname=f"embedded-{os.getpid()}@localhost",
-        queues=[settings.CELERY_TASK_DEFAULT_QUEUE],
+        queues=[settings.CELERY_TASK_DEFAULT_QUEUE, settings.MAYI_MAIL_QUEUE],
         without_heartbeat=True,
         without_mingle=True,
         without_gossip=True,

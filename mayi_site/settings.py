@@ -178,6 +178,9 @@ else:
 # broker that the embedded worker of ./scripts/start consumes (games/embedded.py).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("MAYI_CELERY_QUEUE", "mayi")
+# Reminder emails have a queue of their own (and, in production, a worker of their own): a slow
+# or failing mail server must never hold up a buy window or a turn clock.
+MAYI_MAIL_QUEUE = os.environ.get("MAYI_CELERY_MAIL_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-mail")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 # A task is acknowledged when it finished, and given back if its worker dies mid-way, so a
@@ -194,12 +197,19 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
 # Exactly one beat runs this (see mayi_site/celery.py and the README).
 MAYI_SWEEP_SECONDS = float(os.environ.get("MAYI_SWEEP_SECONDS", "2"))
+# Due reminders are looked for this often (a "your turn" email is that much late at most).
+MAYI_REMINDER_SWEEP_SECONDS = float(os.environ.get("MAYI_REMINDER_SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
         "schedule": MAYI_SWEEP_SECONDS,
         # A sweep that waited longer than a few intervals is superseded by the next one.
         "options": {"expires": MAYI_SWEEP_SECONDS * 5, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+    "sweep-reminders": {
+        "task": "games.tasks.sweep_reminders",
+        "schedule": MAYI_REMINDER_SWEEP_SECONDS,
+        "options": {"expires": MAYI_REMINDER_SWEEP_SECONDS * 5, "queue": MAYI_MAIL_QUEUE},
     },
 }
 # Deadlines closer than this get an ETA task at once; the sweep queues the others later.

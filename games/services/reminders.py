@@ -105,9 +105,7 @@ def reminders_queue_due(*, now: datetime | None = None, limit: int = BATCH) -> i
         )
         if won:
             try:
-                tasks.send_reminder.apply_async(
-                    (reminder_id,), queue=settings.CELERY_TASK_DEFAULT_QUEUE
-                )
+                tasks.send_reminder.apply_async((reminder_id,), queue=settings.MAYI_MAIL_QUEUE)
                 queued += 1
             except Exception:
                 logger.exception("could not queue reminder %s", reminder_id)

@@ -70,6 +70,7 @@ class WorkerProcess:
             DATABASE_URL=worker_database_url(),
             MAYI_CELERY_QUEUE=self.queue,
             MAYI_SWEEP_SECONDS=str(SWEEP_SECONDS),
+            MAYI_REMINDER_SWEEP_SECONDS=str(SWEEP_SECONDS),
             DB_POOL_MIN="1",
             DB_POOL_MAX="4",
             LOG_LEVEL="INFO",
@@ -87,7 +88,7 @@ class WorkerProcess:
             "--schedule",
             str(self.workdir / f"beat-{uuid.uuid4().hex[:6]}"),
             "--queues",
-            self.queue,
+            f"{self.queue},{self.queue}-mail",
             "--pool",
             "threads",
             "--concurrency",
@@ -139,13 +140,14 @@ def celery_queue(settings: Any) -> Iterator[str]:
     require_services()
     queue = f"mayi-test-{uuid.uuid4().hex[:8]}"
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    settings.MAYI_MAIL_QUEUE = f"{queue}-mail"  # as the worker derives it from its queue
     # Timers of 1-3 s keep these tests quick; production refuses under 30 s.
     settings.MAYI_MIN_CLOCK_SECONDS = 1
     yield queue
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    client.delete(queue)
+    client.delete(queue, f"{queue}-mail")
 
 
 @pytest.fixture

@@ -23,6 +23,11 @@ def test_workers_ack_late_reject_on_loss_and_prefetch_one():
     assert visibility > settings.MAYI_TIMER_HORIZON + 60
     sweep = conf.beat_schedule["sweep-deadlines"]
     assert sweep["task"] == "games.tasks.sweep_deadlines" and sweep["schedule"] <= 5
+    # Reminders are swept, and their emails sent, on a queue of their own.
+    mail = conf.beat_schedule["sweep-reminders"]
+    assert mail["task"] == "games.tasks.sweep_reminders"
+    assert mail["options"]["queue"] == settings.MAYI_MAIL_QUEUE
+    assert sweep["options"]["queue"] != settings.MAYI_MAIL_QUEUE
     expected = settings.REDIS_URL or "memory://"
     assert conf.broker_url == expected
 

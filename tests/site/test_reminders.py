@@ -6,6 +6,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
@@ -111,12 +112,16 @@ def test_the_sweep_queues_each_due_reminder_once(alice, monkeypatch):
     from games import tasks
 
     table = bank_table(alice, turn_seconds=1000)
-    sent: list[int] = []
-    monkeypatch.setattr(tasks.send_reminder, "apply_async", lambda args, **kw: sent.append(args[0]))
+    sent: list[tuple[int, str]] = []
+    monkeypatch.setattr(
+        tasks.send_reminder, "apply_async", lambda args, **kw: sent.append((args[0], kw["queue"]))
+    )
     now = table.remind_at
     assert reminders.reminders_queue_due(now=now) == 1
     assert reminders.reminders_queue_due(now=now) == 0
     assert len(sent) == 1
+    # On the mail queue: a slow mail server never holds up the timers' queue.
+    assert sent[0][1] == settings.MAYI_MAIL_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
     # A queued reminder whose task was lost is queued again, later.
     assert reminders.reminders_queue_due(now=now + timedelta(minutes=6)) == 1
 

@@ -57,6 +57,22 @@ def server_env(database_url: str) -> dict[str, str]:
     }
 
 
+def machine_speed() -> float:
+    """Seconds for a fixed pure-Python loop, best of three: this machine's speed right now.
+
+    The 2-core VMs here run at very different speeds from one minute to the next (the same
+    loop took 0.57 s and 0.88 s ten minutes apart), so every report carries this, taken before
+    and after the run, to tell a slower server from a slower machine."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        total = 0
+        for i in range(2_000_000):
+            total += i * i
+        best = min(best, time.perf_counter() - start)
+    return round(best, 3)
+
+
 def connect(database_url: str, dbname: str | None = None) -> Any:
     """An autocommit psycopg connection to the server of ``database_url`` (to ``dbname``, or the
     URL's own database)."""
@@ -250,6 +266,12 @@ def start_workers(workers: int, env: dict[str, str]) -> tuple[int, list[subproce
     raise SystemExit("daphne did not answer")
 
 
+def settings_threads() -> int:
+    from django.conf import settings
+
+    return int(settings.MAYI_HTTP_THREADS)
+
+
 def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "requests": sum(r["requests"] for r in results),
@@ -291,6 +313,7 @@ def main() -> None:
     floor_plan = [[(tables.users[0][1], "/api/bench/write", b"")] * 100_000] * args.clients
     vacuum(args.database_url)
 
+    speed_before = machine_speed()
     port, procs = start_workers(args.workers, env)
     results: dict[str, list[dict[str, Any]]] = {"floor": [], "actions_max": [], "actions_paced": []}
     try:
@@ -314,6 +337,8 @@ def main() -> None:
                 "seconds_per_phase": args.seconds,
                 "rounds": args.rounds,
                 "paced_rate": args.rate,
+                "threads_per_worker": settings_threads(),
+                "machine_speed_s": {"before": speed_before, "after": machine_speed()},
                 **summary,
                 "ratio": round(
                     summary["actions_max"]["per_second"] / summary["floor"]["per_second"], 3

@@ -39,7 +39,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api_moves import ensure_database, server_env, start_workers  # noqa: E402
+from bench.api_moves import (  # noqa: E402
+    ensure_database,
+    machine_speed,
+    server_env,
+    start_workers,
+)
 
 Move = tuple[str, str, bytes, int]  # token, path, body, version it commits
 
@@ -325,6 +330,7 @@ def main() -> None:
     for conn in connections.all():
         if getattr(conn, "pool", None) is not None:
             conn.close_pool()
+    speed_before = machine_speed()
     port, procs = start_workers(args.workers, env)
     try:
         start_at = time.time() + 5 + args.tables * args.seats / 200  # after every socket is open
@@ -369,6 +375,7 @@ def main() -> None:
         "workers": args.workers,
         "moves_via": args.via,
         "channel_layer": "channels_redis (RedisPubSubChannelLayer)",
+        "machine_speed_s": {"before": speed_before, "after": machine_speed()},
         **driven,
         "commit_to_last_seat": percentiles(per_move),
         "commit_to_each_frame": percentiles(per_frame),

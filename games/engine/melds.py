@@ -71,7 +71,7 @@ def run_layout(
         return None
     lo, hi = min(seen), max(seen)
     span = hi - lo + 1
-    if span > n:
+    if span > n or lo < low or hi > high:
         return None
     extra = n - span
     up = min(extra, high - hi)

@@ -181,6 +181,14 @@ def test_run_layout(meld: str, layout: tuple[str, int] | None) -> None:
     assert run_layout(parsed(meld)) == layout
 
 
+def test_run_layout_keeps_naturals_inside_the_limits() -> None:
+    # Rook's 14 is no card of a 1-13 run; with the right limits the same run is valid.
+    cards = [(11, "M"), (12, "M"), (13, "M"), (14, "M")]
+    assert run_layout(cards) is None
+    assert run_layout(cards, high=14) == ("M", 11)
+    assert run_layout([(0, "?"), (1, "M"), (2, "M"), (3, "M")], low=2) is None
+
+
 def test_order_run_places_wilds_where_the_layout_says() -> None:
     cards = [("w13M", (13, "M")), ("w?", (0, "?")), ("w12M", (12, "M")), ("b?", (0, "?"))]
     ordered = order_run(cards, "M", 10)

@@ -5,7 +5,7 @@
         [--redis-url redis://127.0.0.1:6379/2] [--no-timers]
 
 The README's production mode: PostgreSQL, Redis (the channel layer), daphne with DEBUG off.
-It migrates the database and makes ``--tables`` tables of ``--seats`` people each (every seat
+It drops and recreates the database (the bench's own), migrates it and makes ``--tables`` tables of ``--seats`` people each (every seat
 its own user, signed in with its own session; known seeds, so every move is worked out before
 anything is timed), starts ``--workers`` daphne processes on one listening socket, and opens
 one real websocket per seat (``tables * seats`` sockets, in this process, with asyncio).
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api_moves import (  # noqa: E402
-    ensure_database,
+    fresh_database,
     machine_speed,
     server_env,
     start_workers,
@@ -315,7 +315,7 @@ def main() -> None:
 
     env = {**server_env(args.database_url), "REDIS_URL": args.redis_url}
     os.environ.update(env)
-    ensure_database(args.database_url)
+    fresh_database(args.database_url)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -215,89 +216,89 @@ def _watch(browser: Any, url: str, user: Any, table: Table) -> Any:
     return page
 
 
+@dataclass
+class Watched:
+    """alice's live page of a started three-player table, and a thread for the other players'
+    moves (the ORM must not run on the thread of the browser's event loop)."""
+
+    pool: ThreadPoolExecutor
+    table: Table
+    users: dict[int, Any]
+    watcher: int
+    page: Any
+
+    def play(self, count: int) -> Table:
+        return self.pool.submit(
+            _play_moves, self.table.pk, self.users, self.watcher, count
+        ).result()
+
+
+@pytest.fixture
+def watched(asgi_server: str, browser: Any, alice: Any, bob: Any, carol: Any) -> Iterator[Watched]:
+    with ThreadPoolExecutor(1) as pool:
+        table, users = pool.submit(_three_players, alice, bob, carol).result()
+        watcher = next(s for s, u in users.items() if u == alice)
+        page = _watch(browser, asgi_server, alice, table)
+        try:
+            yield Watched(pool, table, users, watcher, page)
+        finally:
+            page.context.close()
+
+
 def test_a_dropped_socket_reconnects_with_backoff_and_shows_the_moves_missed(
-    asgi_server, browser, alice, bob, carol
-):
-    with ThreadPoolExecutor(1) as pool:
-        table, users = pool.submit(_three_players, alice, bob, carol).result()
-        watcher = next(s for s, u in users.items() if u == alice)
-        page = _watch(browser, asgi_server, alice, table)
-        try:
-            # The server goes away: the socket drops and new ones cannot connect.
-            page.evaluate("window.__blockSockets = true; window.__sockets.at(-1).close()")
-            page.wait_for_selector("#live-status.stale")
-            assert page.inner_text("#live-status") == "reconnecting…"
-            assert "stale" in page.get_attribute("#game", "class")
+    watched: Watched,
+) -> None:
+    page, table, watcher = watched.page, watched.table, watched.watcher
+    # The server goes away: the socket drops and new ones cannot connect.
+    page.evaluate("window.__blockSockets = true; window.__sockets.at(-1).close()")
+    page.wait_for_selector("#live-status.stale")
+    assert page.inner_text("#live-status") == "reconnecting…"
+    assert "stale" in page.get_attribute("#game", "class")
 
-            moved = pool.submit(_play_moves, table.pk, users, watcher, 4).result()
-            assert moved.version >= table.version + 4
-            # Retries fail (backoff: 0.25-0.5 s, then 0.5-1 s, ...) and the page still says so.
-            page.wait_for_function("window.__sockets.length >= 3", timeout=5000)
-            assert page.inner_text("#live-status") == "reconnecting…"
-            assert page.evaluate("document.getElementById('table').dataset.version") == str(
-                table.version
-            )
+    moved = watched.play(4)
+    assert moved.version >= table.version + 4
+    # Retries fail (backoff: 0.25-0.5 s, then 0.5-1 s, ...) and the page still says so.
+    page.wait_for_function("window.__sockets.length >= 3", timeout=5000)
+    assert page.inner_text("#live-status") == "reconnecting…"
+    assert page.evaluate("document.getElementById('table').dataset.version") == str(table.version)
 
-            # The server is back: the page reconnects by itself, without a reload.
-            page.evaluate("window.__blockSockets = false")
-            page.wait_for_selector("#live-status.live", timeout=15000)
-            _shows_the_table(page, moved, watcher)
-            assert "stale" not in page.get_attribute("#game", "class")
-            assert page.evaluate("window.__sameDocument") is True
-        finally:
-            page.context.close()
+    # The server is back: the page reconnects by itself, without a reload.
+    page.evaluate("window.__blockSockets = false")
+    page.wait_for_selector("#live-status.live", timeout=15000)
+    _shows_the_table(page, moved, watcher)
+    assert "stale" not in page.get_attribute("#game", "class")
+    assert page.evaluate("window.__sameDocument") is True
 
 
-def test_a_frame_that_jumps_versions_is_followed_by_a_fresh_read(
-    asgi_server, browser, alice, bob, carol
-):
-    with ThreadPoolExecutor(1) as pool:
-        table, users = pool.submit(_three_players, alice, bob, carol).result()
-        watcher = next(s for s, u in users.items() if u == alice)
-        page = _watch(browser, asgi_server, alice, table)
-        try:
-            # Frames are lost on the way (the socket stays up): the page never sees them.
-            page.evaluate("window.__dropFrames = true")
-            missed = pool.submit(_play_moves, table.pk, users, watcher, 3).result()
-            page.wait_for_function(f"window.__frames.includes({missed.version})")
-            assert page.evaluate("document.getElementById('table').dataset.version") == str(
-                table.version
-            )
+def test_a_frame_that_jumps_versions_is_followed_by_a_fresh_read(watched: Watched) -> None:
+    page, table, watcher = watched.page, watched.table, watched.watcher
+    # Frames are lost on the way (the socket stays up): the page never sees them.
+    page.evaluate("window.__dropFrames = true")
+    missed = watched.play(3)
+    page.wait_for_function(f"window.__frames.includes({missed.version})")
+    assert page.evaluate("document.getElementById('table').dataset.version") == str(table.version)
 
-            # The next frame is several versions ahead: the page shows it and re-reads the table.
-            page.evaluate("window.__dropFrames = false")
-            api = f"/api/tables/{table.pk}"
-            with page.expect_request(
-                lambda r: r.method == "GET" and r.url.split("?")[0].endswith(api)
-            ):
-                latest = pool.submit(_play_moves, table.pk, users, watcher, 1).result()
-            assert latest.version > table.version + 1
-            _shows_the_table(page, latest, watcher)
-            assert page.evaluate("window.__sameDocument") is True
-        finally:
-            page.context.close()
+    # The next frame is several versions ahead: the page shows it and re-reads the table.
+    page.evaluate("window.__dropFrames = false")
+    api = f"/api/tables/{table.pk}"
+    with page.expect_request(lambda r: r.method == "GET" and r.url.split("?")[0].endswith(api)):
+        latest = watched.play(1)
+    assert latest.version > table.version + 1
+    _shows_the_table(page, latest, watcher)
+    assert page.evaluate("window.__sameDocument") is True
 
 
-def test_coming_back_while_the_socket_closes_keeps_one_live_socket(
-    asgi_server, browser, alice, bob, carol
-):
-    with ThreadPoolExecutor(1) as pool:
-        table, users = pool.submit(_three_players, alice, bob, carol).result()
-        watcher = next(s for s, u in users.items() if u == alice)
-        page = _watch(browser, asgi_server, alice, table)
-        try:
-            # The tab comes back to the foreground just as its socket is closing: the page
-            # connects at once, and the old socket's close must not start yet another one.
-            page.evaluate(
-                "window.__sockets.at(-1).close();"
-                "document.dispatchEvent(new Event('visibilitychange'))"
-            )
-            page.wait_for_selector("#live-status.live")
-            page.wait_for_timeout(1500)  # longer than the first backoff step
-            assert page.inner_text("#live-status") == "live"
-            # One socket open: a second would be a connection the server keeps for nothing.
-            assert page.evaluate("window.__sockets.filter((s) => s.readyState <= 1).length") == 1
-            moved = pool.submit(_play_moves, table.pk, users, watcher, 2).result()
-            _shows_the_table(page, moved, watcher)
-        finally:
-            page.context.close()
+def test_coming_back_while_the_socket_closes_keeps_one_live_socket(watched: Watched) -> None:
+    page, watcher = watched.page, watched.watcher
+    # The tab comes back to the foreground just as its socket is closing: the page
+    # connects at once, and the old socket's close must not start yet another one.
+    page.evaluate(
+        "window.__sockets.at(-1).close();document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    page.wait_for_selector("#live-status.live")
+    page.wait_for_timeout(1500)  # longer than the first backoff step
+    assert page.inner_text("#live-status") == "live"
+    # One socket open: a second would be a connection the server keeps for nothing.
+    assert page.evaluate("window.__sockets.filter((s) => s.readyState <= 1).length") == 1
+    moved = watched.play(2)
+    _shows_the_table(page, moved, watcher)

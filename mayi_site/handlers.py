@@ -8,12 +8,14 @@ each: about 16 thread hops per request here, measured at 3.5 ms of a 5.4 ms triv
 All our views and middleware are synchronous, so this handler builds the sync chain and runs
 the signal, the middleware, the view and the close in one hop.
 
-Where that hop lands is the second choice. Django's default, one "thread-sensitive" thread per
-process, serves one request at a time: while a request waits on PostgreSQL the process idles.
-With ``MAYI_HTTP_THREADS`` > 1 (the default on PostgreSQL) requests run in a pool of that many
-threads, each with its own database connection from psycopg's pool, so waits overlap, as under
-a threaded WSGI server. SQLite keeps the single thread: its writers queue on one file lock
-anyway. Async views still work (Django wraps them with ``async_to_sync``).
+Where that hop lands is the second choice. Django runs each request's sync code in a
+``ThreadSensitiveContext`` of its own: a new thread for every request, as many at once as there
+are requests in flight (thread start-up alone was ~9% of a request in a profile). With
+``MAYI_HTTP_THREADS`` > 1 (the default on PostgreSQL) requests run in a fixed pool of that many
+threads instead, as under a threaded WSGI server: one request's database waits overlap
+another's work, the threads and their pooled connections stay warm, and a burst queues instead
+of starting a thread per request. With 1 (the default on SQLite) it keeps Django's way. Async
+views still work (Django wraps them with ``async_to_sync``).
 """
 
 from __future__ import annotations

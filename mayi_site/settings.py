@@ -142,10 +142,10 @@ else:
         }
     }
 
-# Threads per daphne process serving HTTP requests (mayi_site/handlers.py). On PostgreSQL
-# several, so one request's database waits overlap another's work (6 gave the most game
-# actions per second on 2 cores, bench/api_moves.py; more only add GIL contention); on SQLite
-# one, as its writers queue on the file lock anyway.
+# Request threads per daphne process (mayi_site/handlers.py): a fixed pool on PostgreSQL, so one
+# request's database waits overlap another's work (6 gave the most game actions per second on
+# 2 cores, bench/api_moves.py; more only add GIL contention); 1 keeps Django's thread per
+# request, fine for SQLite, whose writers queue on the file lock anyway.
 MAYI_HTTP_THREADS = int(
     os.environ.get(
         "MAYI_HTTP_THREADS",

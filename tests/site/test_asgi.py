@@ -91,3 +91,49 @@ def test_pages_api_and_static_files_over_asgi(alice, bob, carol, api_for):
     assert status == 400 and json.loads(content)["error"]["code"] == "bad_json"
     status, content = call("GET", "/api/tables")
     assert status == 401
+
+
+def test_requests_run_side_by_side_in_a_fixed_set_of_request_threads(settings, monkeypatch):
+    """With request threads (the default on PostgreSQL), requests run side by side (two that
+    can only finish together do), always in the same few threads, each keeping its pooled
+    database connection warm, instead of a new thread per request."""
+    import threading
+
+    from django.http import HttpResponse
+
+    from mayi_site.handlers import SyncChainASGIHandler
+
+    settings.MAYI_HTTP_THREADS = 2
+    handler = SyncChainASGIHandler()
+    both_in = threading.Barrier(2, timeout=5)
+
+    def get_response(request: Any) -> HttpResponse:
+        if request.path == "/together":
+            both_in.wait()  # raises unless the other request is in a thread at the same time
+        return HttpResponse(threading.current_thread().name)
+
+    monkeypatch.setattr(handler, "get_response", get_response)
+
+    async def one(path: str) -> tuple[int, bytes]:
+        sent: list[dict[str, Any]] = []
+        scope = {"type": "http", "method": "GET", "path": path, "query_string": b""}
+        scope["headers"] = [(b"host", b"testserver")]
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await handler(scope, receive, send)
+        return sent[0]["status"], sent[1]["body"]
+
+    async def run() -> list[tuple[int, bytes]]:
+        together = await asyncio.gather(one("/together"), one("/together"))
+        return [*together, *[await one("/one") for _ in range(10)]]
+
+    answers = asyncio.run(run())
+    assert {status for status, _ in answers} == {200}
+    assert len({name for _, name in answers[:2]}) == 2
+    threads = {name for _, name in answers}
+    assert len(threads) == 2 and all(name.startswith(b"http") for name in threads)

@@ -222,15 +222,159 @@
       buttons.push(b("draw", "Draw from stock", { "data-source": "stock" }));
       if (view.discard_top) buttons.push(b("draw", "Take the discard", { "data-source": "discard" }));
     }
+    const choices = view.contracts || [view.contract];
     if (myTurn && view.phase === "play") {
-      if (!view.contract_down[mine]) buttons.push(b("lay_down", "Lay down selected"));
+      if (!view.contract_down[mine]) {
+        if (choices.length > 1) {
+          // Rook's round 7 with the table option round7 = "choice": the player says which
+          // contract the selected cards make.
+          buttons.push(el("span", { class: "contract-choice", id: "contract-choice", role: "group", "aria-label": "Choose your contract" },
+            el("span", { class: "hint", text: `Round ${view.round}: choose your contract — ` }),
+            ...choices.map((c, i) => b("lay_down", `Lay down selected as ${c.text}`, { "data-contract": String(i) }))));
+        } else {
+          buttons.push(b("lay_down", "Lay down selected"));
+        }
+      }
       buttons.push(b("discard", "Discard selected"));
       if (!view.final_discard_allowed) buttons.push(b("pass", "Pass"));
     }
     if (myTurn && (view.phase === "draw" || view.phase === "play")) buttons.push(b("mayi_meld", "MAYI meld selected"));
+    const swaps = myTurn ? swapOffers(mine) : [];
+    if (swaps.length) {
+      buttons.push(el("span", { class: "swaps", id: "swaps", role: "group", "aria-label": "Swap a wild off the table" },
+        ...swaps.map((s) => b("swap_wild", `Swap ${face(s.card)} for the ${face(s.wild)} in ${name(s.owner)}'s ${s.kind}`,
+          { "data-swap-meld": s.meld, "data-swap-card": s.card }))));
+    }
     $("actions").replaceChildren(...buttons);
-    $("hint").textContent = myTurn && view.phase === "play" && view.contract_down[mine]
-      ? "To lay off, select one card and click a meld." : "";
+    const owed = (view.swapped || []).filter((c) => view.hand.includes(c));
+    $("hint").textContent = myTurn && owed.length
+      ? `Play the ${owed.map(face).join(", ")} you took off the table before your turn ends.`
+      : myTurn && view.phase === "play" && view.contract_down[mine]
+        ? "To lay off, select one card and click a meld." : "";
+  }
+
+  // ---- rook: swapping a tabled wild for the natural card it stands for ----------------------
+  // The offer: the server's list when the view carries one (view.swaps: exact), otherwise every
+  // natural in the hand that is the card a wild on the table stands for. The engine also asks
+  // that the wild can be played this turn (laid off, or in a lay-down using every wild held):
+  // when it cannot, the API refuses the swap and the page shows why.
+  function swapOffers(mine) {
+    if (view.phase !== "play" || view.active_seat !== mine) return [];
+    const meldOf = (id) => view.melds.find((m) => m.id === id);
+    const wildFor = (m, card) => {
+      const f = faceOf(card);
+      if (!m || !f || f.wild) return null;
+      if (m.kind === "book") {
+        if (f.rank !== m.rank) return null;
+        return m.cards.find((c) => faceOf(c) && faceOf(c).wild) || null;
+      }
+      if (m.kind !== "run" || f.suit !== m.suit) return null;
+      const c = m.cards[f.rank - m.start];
+      return c && faceOf(c) && faceOf(c).wild ? c : null;
+    };
+    let raw;
+    if (Array.isArray(view.swaps)) raw = view.swaps.map((s) => ({ meld: s.meld, card: s.card }));
+    else if (view.ruleset === "rook") {
+      raw = [];
+      for (const m of view.melds) for (const card of view.hand) raw.push({ meld: m.id, card });
+    } else return [];
+    const seen = new Set();
+    const out = [];
+    for (const s of raw) {
+      const m = meldOf(s.meld);
+      const wild = wildFor(m, s.card);
+      const key = `${s.meld}|${face(s.card)}`;  // two copies of one card: one button
+      if (!wild || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ ...s, wild, owner: m.owner, kind: m.kind });
+    }
+    return out;
+  }
+
+  // ---- rook's round-7 choice: the lay-down is sent as melds that make the chosen contract ----
+  // The engine accepts any contract the round allows and reads which one from the groups, so
+  // the page groups the selected cards itself, by the meld rules (RULES 9 / engine/melds.py:
+  // a book has 3+ cards of one number, a run 4+ consecutive cards of one colour; each holds at
+  // least two naturals and no more wilds than naturals; wilds fill a run's gaps). The engine
+  // checks the groups again and refuses anything else.
+  function contractGroups(cards, contract) {
+    const wilds = [];
+    const naturals = [];
+    for (const c of cards) {
+      const f = faceOf(c);
+      if (!f) return null;
+      if (f.wild) wilds.push(c); else naturals.push({ id: c, rank: f.rank, suit: f.suit });
+    }
+    if (contract.runs) return runGroups(naturals, contract.runs, wilds);
+    return withWilds(bookGroups(naturals, contract.books), wilds, 3, false);
+  }
+  // One book or more per number (a number with 4+ naturals may make two or more books), the
+  // naturals shared evenly: the way that needs the fewest wilds.
+  function bookGroups(naturals, books) {
+    const byRank = new Map();
+    for (const n of naturals) {
+      if (!byRank.has(n.rank)) byRank.set(n.rank, []);
+      byRank.get(n.rank).push(n);
+    }
+    const ranks = Array.from(byRank.values());
+    const split = (cards, k) => Array.from({ length: k }, (_, i) => cards.filter((_, j) => j % k === i));
+    const need = (groups) => groups.reduce((t, g) => t + Math.max(0, 3 - g.length), 0);
+    let best = null;
+    const choose = (i, left, groups) => {
+      if (i === ranks.length) {
+        if (left === 0 && (best === null || need(groups) < need(best))) best = groups;
+        return;
+      }
+      for (let k = 1; k <= Math.min(left, Math.floor(ranks[i].length / 2) || 1); k++) {
+        choose(i + 1, left - k, groups.concat(split(ranks[i], k)));
+      }
+    };
+    choose(0, books, []);
+    return best;
+  }
+  // Every way to share the naturals out into runs of one colour (in rank order, so a run's
+  // gaps are known as it grows), until the wilds can fill one.
+  function runGroups(naturals, runs, wilds) {
+    const sorted = naturals.slice().sort((x, y) => x.suit.localeCompare(y.suit) || x.rank - y.rank);
+    const groups = [];
+    const gaps = () => groups.reduce((t, g) => t + g.at(-1).rank - g[0].rank + 1 - g.length, 0);
+    const place = (i) => {
+      if (gaps() > wilds.length) return null;
+      if (i === sorted.length) return groups.length === runs ? withWilds(groups, wilds, 4, true) : null;
+      const n = sorted[i];
+      for (const g of groups) {
+        if (g[0].suit !== n.suit || g.at(-1).rank === n.rank) continue;
+        g.push(n);
+        const found = place(i + 1);
+        if (found) return found;
+        g.pop();
+      }
+      if (groups.length < runs) {
+        groups.push([n]);
+        const found = place(i + 1);
+        if (found) return found;
+        groups.pop();
+      }
+      return null;
+    };
+    return place(0);
+  }
+  function withWilds(groups, wilds, least, run) {
+    if (!groups) return null;
+    const need = groups.map((g) => {
+      const ranks = g.map((n) => n.rank);
+      const span = run ? Math.max(...ranks) - Math.min(...ranks) + 1 : g.length;
+      return Math.max(span, least) - g.length;
+    });
+    const spare = groups.map((g, i) => g.length - need[i]);  // wilds never outnumber naturals
+    const total = need.reduce((a, b) => a + b, 0);
+    if (groups.some((g) => g.length < 2) || spare.some((x) => x < 0) || total > wilds.length
+      || wilds.length > total + spare.reduce((a, b) => a + b, 0)) return null;
+    const out = groups.map((g) => g.map((n) => n.id));
+    const left = wilds.slice();
+    out.forEach((g, i) => { for (let k = 0; k < need[i]; k++) g.push(left.shift()); });
+    out.forEach((g, i) => { for (let k = 0; k < spare[i] && left.length; k++) g.push(left.shift()); });
+    return out;
   }
 
   function renderScores() {
@@ -319,6 +463,10 @@
       return;
     }
     const cards = Array.from(selected);
+    if (target.dataset.action === "swap_wild") {
+      send({ type: "swap_wild", meld: target.dataset.swapMeld, card: target.dataset.swapCard });
+      return;
+    }
     if (target.dataset.meld) {
       if (cards.length !== 1) { showError("Select one card to lay off."); return; }
       send({ type: "lay_off", card: cards[0], meld: target.dataset.meld });
@@ -329,6 +477,17 @@
     const action = { type };
     if (type === "draw") action.source = target.dataset.source;
     if (type === "lay_down" || type === "mayi_meld") action.cards = cards;
+    if (type === "lay_down" && target.dataset.contract !== undefined) {
+      const contract = (view.contracts || [])[Number(target.dataset.contract)];
+      if (!contract) return;
+      if (!cards.length) { showError(`Select the cards that make ${contract.text}.`); return; }
+      if (!contract.books || !contract.runs) {  // mixed contracts: the engine groups the cards
+        const groups = contractGroups(cards, contract);
+        if (!groups) { showError(`The selected cards do not make ${contract.text}.`); return; }
+        delete action.cards;
+        action.melds = groups;
+      }
+    }
     if (type === "discard") {
       if (cards.length !== 1) { showError("Select exactly one card to discard."); return; }
       action.card = cards[0];

@@ -260,3 +260,40 @@ def test_round_seven_without_a_choice_shows_the_plain_lay_down(
         ]
     finally:
         page.context.close()
+
+
+def test_round_seven_choose_three_runs_with_a_wild(live_server, browser, alice, bob, pool):
+    runs = ["x3R", "x4R", "x*", "x6R", "x9G", "x10G", "x11G", "x12G", "x1K", "x2K", "x3K", "x4K"]
+    table_id, me = pool.submit(
+        _arranged,
+        alice,
+        bob,
+        hands={"alice": [*runs, "y13Y"], "bob": ["x2G", "x13Y", "y1K", "x1G"]},
+        melds=[],
+        down=[False, False],
+        round=7,
+        options={"round7": "choice"},
+    ).result()
+    before = Table.objects.get(pk=table_id)
+    page = _signed_in_page(browser, live_server.url, alice)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#contract-choice")
+        for card in runs:
+            page.click(f"#hand [data-card='{card}']")
+        page.click("text=Lay down selected as 4 books")
+        assert "do not make 4 books" in page.inner_text("#action-error")
+        page.click("text=Lay down selected as 3 runs")
+        page.wait_for_function(
+            f"document.getElementById('table').dataset.version === '{before.version + 1}'"
+        )
+        assert page.locator("#melds .meld-label").all_inner_texts() == ["run · alice"] * 3
+        assert page.locator("#hand [data-card]").all_inner_texts() == ["13Y"]
+        # The Rook stands for the red 5, between the 4 and the 6.
+        red = page.locator("#melds .meld", has_text="3R").locator(".card-face")
+        assert red.all_inner_texts() == ["3R", "4R", "Rook", "6R"]
+        assert page.inner_text("#action-error") == ""
+        after = Table.objects.get(pk=table_id)
+        assert after.version == before.version + 1 and after.state["down"][me] is True
+    finally:
+        page.context.close()

@@ -242,7 +242,7 @@
     const swaps = myTurn ? swapOffers(mine) : [];
     if (swaps.length) {
       buttons.push(el("span", { class: "swaps", id: "swaps", role: "group", "aria-label": "Swap a wild off the table" },
-        ...swaps.map((s) => b("swap_wild", `Swap ${face(s.card)} for the ${face(s.wild)} in ${name(s.owner)}'s ${s.kind}`,
+        ...swaps.map((s) => b("swap_wild", `Swap ${face(s.card)} for the ${face(s.wild)} in ${s.owner === mine ? "your" : `${name(s.owner)}'s`} ${s.kind}`,
           { "data-swap-meld": s.meld, "data-swap-card": s.card }))));
     }
     $("actions").replaceChildren(...buttons);

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import face_data
+from .legal import swap_options
 from .rulesets import get_ruleset
 from .state import State
 
@@ -117,6 +118,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if "finisher" in state:
         v["went_out"] = state["finisher"]
         v["last_turns"] = state["last_turns"][:]
+    if seat is not None and rules.wild_swaps:
+        # The legal wild swaps (rook): the page offers exactly these (its own check of a
+        # meld's shape cannot see whether the seat could still lay the wild off).
+        v["swaps"] = swap_options(state, seat)
     if state.get("swapped"):
         v["swapped"] = state["swapped"][:]  # wilds taken off the table this turn (public)
     if over:

@@ -174,6 +174,16 @@ def test_row_a_down_player_swaps_a_wild_and_must_play_it_this_turn():
     st, _ = act(st, 0, "discard", card="x3K")
 
 
+def test_the_view_lists_exactly_the_legal_swaps_for_the_seat_itself():
+    st = swap_state(True, "x9R x3K x5G", melds="x7R x8R x* x10R | x5Y y5Y x5K")
+    assert view(st, 0)["swaps"] == [{"type": "swap_wild", "meld": "m1", "card": "x9R"}]
+    assert view(st, 0)["swaps"] == [a for a in legal_actions(st, 0) if a["type"] == "swap_wild"]
+    # Not down and no contract with the wild: the shape fits, the swap is not offered.
+    assert view(swap_state(False, "x9R x3K x5G"), 0)["swaps"] == []
+    assert view(st, 1)["swaps"] == []  # not their turn
+    assert "swaps" not in view(st, None)  # spectators: nothing about anyone's hand
+
+
 def test_row_the_natural_must_be_the_card_the_wild_stands_for():
     st = swap_state(True, "x9G x6R x3K")
     refused(st, 0, ("swap_wild", {"meld": "m1", "card": "x9G"}), "no_wild_there")

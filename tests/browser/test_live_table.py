@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.db import connection
 
 from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Seat, Table
+from tests.browser.pages import signed_in_page
 from tests.live.wsutil import close_db_pools, session_for  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -61,16 +61,6 @@ def asgi_server() -> Iterator[str]:
     thread.join(5)
 
 
-def _signed_in_page(browser: Any, url: str, user: Any) -> Any:
-    context = browser.new_context()
-    context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": session_for(user), "url": url}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return page
-
-
 def _start_table(alice: Any, bob: Any) -> Table:
     try:
         table = services.table_create(host=alice, seats=3)
@@ -88,8 +78,8 @@ def test_one_player_acts_and_the_others_page_follows(asgi_server, browser, alice
     # on-commit broadcast (sync code that sends through the channel layer) cannot run.
     with ThreadPoolExecutor(1) as pool:
         table = pool.submit(_start_table, alice, bob).result()
-    pages = {0: _signed_in_page(browser, asgi_server, alice)}
-    pages[1] = _signed_in_page(browser, asgi_server, bob)
+    pages = {0: signed_in_page(browser, asgi_server, alice)}
+    pages[1] = signed_in_page(browser, asgi_server, bob)
     try:
         for page in pages.values():
             page.goto(f"{asgi_server}/tables/{table.pk}/")
@@ -208,7 +198,7 @@ def _shows_the_table(page: Any, table: Table, seat: int) -> None:
 
 
 def _watch(browser: Any, url: str, user: Any, table: Table) -> Any:
-    page = _signed_in_page(browser, url, user)
+    page = signed_in_page(browser, url, user)
     page.add_init_script(SOCKET_HOOKS)
     page.goto(f"{url}/tables/{table.pk}/")
     page.wait_for_selector("#live-status.live")

@@ -22,7 +22,7 @@ from django.db import connection
 from games import engine, services
 from games.engine.invariants import check_invariants
 from games.models import Seat, Table
-from tests.browser.test_live_table import _signed_in_page
+from tests.browser.pages import signed_in_page
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -103,7 +103,7 @@ def test_swap_a_wild_off_a_meld_then_lay_it_off(live_server, browser, alice, bob
     offered = engine.legal_actions(before.state, me)
     assert {"type": "swap_wild", "meld": "m1", "card": "y5R"} in offered
 
-    page = _signed_in_page(browser, live_server.url, alice)
+    page = signed_in_page(browser, live_server.url, alice)
     try:
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#hand [data-card='y5R']")
@@ -162,7 +162,7 @@ def test_no_swap_is_offered_that_the_engine_would_refuse(live_server, browser, a
     before = Table.objects.get(pk=table_id)
     assert not [a for a in engine.legal_actions(before.state, me) if a["type"] == "swap_wild"]
 
-    page = _signed_in_page(browser, live_server.url, alice)
+    page = signed_in_page(browser, live_server.url, alice)
     try:
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#hand [data-card='y5R']")
@@ -198,7 +198,7 @@ def test_round_seven_choose_four_books(live_server, browser, alice, bob, pool):
     table_id, me = pool.submit(_round7, alice, bob, "choice").result()
     before = Table.objects.get(pk=table_id)
 
-    page = _signed_in_page(browser, live_server.url, alice)
+    page = signed_in_page(browser, live_server.url, alice)
     try:
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#contract-choice")
@@ -246,7 +246,7 @@ def test_round_seven_without_a_choice_shows_the_plain_lay_down(
     live_server, browser, alice, bob, pool
 ):
     table_id, _ = pool.submit(_round7, alice, bob, "books").result()
-    page = _signed_in_page(browser, live_server.url, alice)
+    page = signed_in_page(browser, live_server.url, alice)
     try:
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#actions button")
@@ -271,7 +271,7 @@ def test_round_seven_choose_three_runs_with_a_wild(live_server, browser, alice, 
         options={"round7": "choice"},
     ).result()
     before = Table.objects.get(pk=table_id)
-    page = _signed_in_page(browser, live_server.url, alice)
+    page = signed_in_page(browser, live_server.url, alice)
     try:
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#contract-choice")

@@ -25,7 +25,7 @@ from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Seat, Table
 from tests.browser.pages import signed_in_page
-from tests.live.wsutil import close_db_pools, session_for  # noqa: F401 (a fixture)
+from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
     pytest.mark.browser,

@@ -87,17 +87,23 @@ def pool() -> Iterator[ThreadPoolExecutor]:
         yield executor
 
 
+# Both down; bob's book of 5s holds the Rook, and alice holds the red 5 it stands for.
+SWAP_TABLE: dict[str, Any] = {
+    "hands": {"alice": ["y5R", "x3K", "x11G"], "bob": ["x2R", "x2G", "x13Y", "y13Y"]},
+    "melds": [
+        {"id": "m1", "kind": "book", "owner": "bob", "cards": ["x5G", "x5Y", "x*"], "rank": 5},
+        {"id": "m2", "kind": "book", "owner": "bob", "cards": ["x9R", "x9G", "y9Y"], "rank": 9},
+    ],
+    "down": [True, True],
+}
+
+
 def test_swap_a_wild_off_a_meld_then_lay_it_off(live_server, browser, alice, bob, pool):
     table_id, me = pool.submit(
         _arranged,
         alice,
         bob,
-        hands={"alice": ["y5R", "x3K", "x11G"], "bob": ["x2R", "x2G", "x13Y", "y13Y"]},
-        melds=[
-            {"id": "m1", "kind": "book", "owner": "bob", "cards": ["x5G", "x5Y", "x*"], "rank": 5},
-            {"id": "m2", "kind": "book", "owner": "bob", "cards": ["x9R", "x9G", "y9Y"], "rank": 9},
-        ],
-        down=[True, True],
+        **SWAP_TABLE,
     ).result()
     before = Table.objects.get(pk=table_id)
     offered = engine.legal_actions(before.state, me)
@@ -151,12 +157,7 @@ def test_no_swap_is_offered_that_the_engine_would_refuse(live_server, browser, a
         _arranged,
         alice,
         bob,
-        hands={"alice": ["y5R", "x3K", "x11G"], "bob": ["x2R", "x2G", "x13Y", "y13Y"]},
-        melds=[
-            {"id": "m1", "kind": "book", "owner": "bob", "cards": ["x5G", "x5Y", "x*"], "rank": 5},
-            {"id": "m2", "kind": "book", "owner": "bob", "cards": ["x9R", "x9G", "y9Y"], "rank": 9},
-        ],
-        down=[True, True],
+        **SWAP_TABLE,
         laid_down_this_turn=True,
     ).result()
     before = Table.objects.get(pk=table_id)

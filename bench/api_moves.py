@@ -42,6 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 Request = tuple[str, str, bytes]  # token, path, body
 
+# The benches' own database (dropped and created afresh by fresh_database).
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mayi_bench")
+
 
 def server_env(database_url: str) -> dict[str, str]:
     return {
@@ -310,9 +313,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="daphne processes")
     parser.add_argument(
         "--database-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mayi_bench"
-        ),
+        default=DATABASE_URL,
     )
     args = parser.parse_args()
 

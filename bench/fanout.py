@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api_moves import (  # noqa: E402
+    DATABASE_URL,
     fresh_database,
     machine_speed,
     server_env,
@@ -297,9 +298,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="daphne processes")
     parser.add_argument(
         "--database-url",
-        default=os.environ.get(
-            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mayi_bench"
-        ),
+        default=DATABASE_URL,
     )
     parser.add_argument(
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/2")

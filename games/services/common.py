@@ -50,7 +50,13 @@ def lock_table(table_id: int) -> Table:
 def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     """:func:`lock_table` and :func:`table_seats` in one statement (the hot path of every move):
     the seats are read joined to their table, locking only the table row."""
-    found = rows.table_with_seats(table_id, lock=True)
+    return read_table_with_seats(table_id, lock=True)
+
+
+def read_table_with_seats(table_id: int, *, lock: bool) -> tuple[Table, list[Seat]]:
+    """The table and its seats in one statement (locking the table row if ``lock``), or
+    TableNotFound."""
+    found = rows.table_with_seats(table_id, lock=lock)
     if found is None:
         raise TableNotFound(f"there is no table {table_id}")
     return found

@@ -11,9 +11,9 @@ from django.utils import timezone
 from games import engine
 from games.models import Seat, Table
 
-from . import rows
 from .clocks import clock_meta
-from .errors import NotSeated, TableNotFound
+from .common import read_table_with_seats
+from .errors import NotSeated
 
 LOBBY_LIMIT = 100
 
@@ -33,10 +33,7 @@ def table_read(*, table_id: int) -> tuple[Table, list[Seat]]:
     The websocket reads a table once per change for all its sockets in a process (the state
     is the big part of the row), then checks each socket's user against that one read.
     """
-    found = rows.table_with_seats(table_id, lock=False)
-    if found is None:
-        raise TableNotFound(f"there is no table {table_id}")
-    return found
+    return read_table_with_seats(table_id, lock=False)
 
 
 def table_check_access(

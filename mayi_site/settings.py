@@ -124,9 +124,14 @@ if DATABASE_URL:
             "max_size": int(os.environ.get("DB_POOL_MAX", "40")),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
         }
-        # Parameters travel apart from the SQL text, so psycopg prepares the statements a
-        # connection repeats (every move's): PostgreSQL then skips parsing and planning them.
+        # Parameters travel apart from the SQL text, and psycopg prepares a statement once a
+        # connection has run it this many times (Django's default, None, never does): every
+        # move repeats the same few statements, and planning them was 3/4 of PostgreSQL's time
+        # per move (pg_stat_statements under bench/api_moves.py). Set DB_PREPARE_THRESHOLD=none
+        # behind a transaction-mode pooler such as PgBouncer < 1.21.
         _db["OPTIONS"]["server_side_binding"] = env_bool("DB_SERVER_SIDE_BINDING", True)
+        _prepare = os.environ.get("DB_PREPARE_THRESHOLD", "2").strip().lower()
+        _db["OPTIONS"]["prepare_threshold"] = None if _prepare in ("", "none") else int(_prepare)
     elif _db["ENGINE"] == "django.db.backends.sqlite3":
         # As the default file below: writers (the site, the embedded worker) queue.
         _db.setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)

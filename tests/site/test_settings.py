@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,7 +72,17 @@ def test_database_and_redis_urls_switch_the_services():
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "django.db.backends.postgresql 0 {'pool': {" in out
+    assert "'prepare_threshold': 2" in out
     assert "RedisCache" in out and "RedisPubSubChannelLayer" in out
+
+
+def test_prepared_statements_can_be_turned_off_for_a_pooler():
+    result = run(
+        {"DATABASE_URL": "postgres://u:p@db.example:5432/mayi", "DB_PREPARE_THRESHOLD": "none"},
+        "-c",
+        PRINT_DB,
+    )
+    assert "'prepare_threshold': None" in result.stdout, result.stderr
 
 
 def test_embedded_default_is_sqlite_with_immediate_transactions():
@@ -87,3 +98,19 @@ def test_this_run_uses_the_database_it_was_given(db):
         assert settings.DATABASES["default"]["OPTIONS"]["pool"]
     else:
         assert connection.vendor == "sqlite"
+
+
+def test_a_moves_statements_are_prepared_on_postgresql(three_player_game):
+    """Planning the statements of a move anew each time was 3/4 of PostgreSQL's work per move:
+    a connection that has run them twice holds them prepared."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    from games.services.common import read_table_with_seats
+
+    with transaction.atomic():  # one connection from the pool throughout
+        for _ in range(3):
+            read_table_with_seats(three_player_game.pk, lock=True)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            prepared = [row[0] for row in cursor.fetchall()]
+    assert any("FOR UPDATE OF t" in sql for sql in prepared), prepared

@@ -13,13 +13,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Seat, Table
 
-from .common import (
-    Transition,
-    lock_table,
-    lock_table_with_seats,
-    retry_on_contention,
-    table_seats,
-)
+from .common import Transition, lock_table_with_seats, retry_on_contention
 from .errors import Conflict, NotSeated, StaleVersion
 
 logger = logging.getLogger("games.services")
@@ -98,10 +92,10 @@ def table_close_buy_window(
     """
     now = now or timezone.now()
     with transaction.atomic():
-        table = lock_table(table_id)
+        table, seats = lock_table_with_seats(table_id)
         if not _deadline_due(table, table.window_deadline, now, expect_version):
             return False
-        change = Transition(table=table, seats=table_seats(table), state=table.state)
+        change = Transition(table=table, seats=seats, state=table.state)
         try:
             change.apply(None, {"type": "close_window"})
         except engine.IllegalMove as exc:
@@ -122,10 +116,9 @@ def table_timeout_turn(
     """
     now = now or timezone.now()
     with transaction.atomic():
-        table = lock_table(table_id)
+        table, seats = lock_table_with_seats(table_id)
         if not _deadline_due(table, table.turn_deadline, now, expect_version):
             return False
-        seats = table_seats(table)
         active = engine.view(table.state, None).get("active_seat")
         change = Transition(table=table, seats=seats, state=table.state, turn_changed=True)
         try:

@@ -27,12 +27,28 @@ class DrawAction(ActionBase):
     source: Literal["stock", "discard"]
 
 
+class ContractChoice(Strict):
+    books: StrictInt = Field(ge=0, le=8)
+    runs: StrictInt = Field(ge=0, le=8)
+
+
 class LayDownAction(ActionBase):
     """Either ``cards`` (the engine finds the melds) or ``melds`` (checked as grouped)."""
 
     type: Literal["lay_down"]
     cards: list[CardId] | None = Field(default=None, max_length=40)
     melds: list[list[CardId]] | None = Field(default=None, max_length=8)
+    contract: ContractChoice | None = Field(
+        default=None,
+        description="Where the round allows two contracts (rook's round 7: 3 runs or 4 books), "
+        "the one to make; one of the view's `contracts`.",
+    )
+    wilds: dict[CardId, StrictInt] | None = Field(
+        default=None,
+        max_length=8,
+        description="The number a wild stands for in a run, by its card id (otherwise the "
+        "rules' default placement).",
+    )
 
     @model_validator(mode="after")
     def one_of(self) -> LayDownAction:

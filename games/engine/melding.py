@@ -1,5 +1,9 @@
 """Melding: laying down the contract, laying off, MAYI melds and (rook) swapping wilds.
 
+A lay-down gives ``cards`` (the engine splits them into the contract) or ``melds`` (checked as
+grouped); it may add ``contract`` (``{"books": b, "runs": r}``, one the round allows: rook's
+round-7 choice) and ``wilds`` (``{wild_id: number}``, where a wild stands in a run).
+
 Ruleset policies read here: ``contract_choices`` (rook's round 7: three runs or four books),
 ``lay_off_on_lay_down_turn``, ``out_by_discard_only`` (petras: the hand is emptied by the
 final discard, so a lay-down or lay-off keeps a card), ``mayi_melds`` and ``wild_swaps``.
@@ -15,9 +19,12 @@ cannot end.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import WILD_RANK, is_wild_card, parse_card
 from .contract import assign_ids, solve_best, solve_exact
 from .errors import IllegalMove
+from .rulesets import Contract
 from .state import State, draw_from_stock, ruleset_of
 from .table import classify, lay_off_on, layoff_ends, mayi_group
 from .turns import (
@@ -40,6 +47,27 @@ def _keep_one(st: State, seat: int, playing: int) -> None:
         )
 
 
+def _chosen_contract(
+    st: State, chosen: Any, choices: tuple[Contract, ...], wanted: str
+) -> tuple[Contract, ...]:
+    """The one contract a lay-down names with ``"contract": {"books": b, "runs": r}``: where a
+    round allows two (rook's round 7), the engine then splits ``cards`` into that one only."""
+    if (
+        not isinstance(chosen, dict)
+        or set(chosen) != {"books", "runs"}
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in chosen.values())
+    ):
+        raise IllegalMove("bad_action", 'contract is {"books": number, "runs": number}')
+    found = tuple(c for c in choices if (c.books, c.runs) == (chosen["books"], chosen["runs"]))
+    if not found:
+        raise IllegalMove(
+            "wrong_contract",
+            f"round {st['round']} needs {wanted}, not {chosen['books']} books and "
+            f"{chosen['runs']} runs",
+        )
+    return found
+
+
 def lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
     require_turn(st, seat, ("play",))
     if st["down"][seat]:
@@ -47,6 +75,9 @@ def lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
     rules = ruleset_of(st)
     choices = rules.contract_choices(st["round"], st["options"])
     wanted = " or ".join(c.describe() for c in choices)
+    if "contract" in action:
+        choices = _chosen_contract(st, action["contract"], choices, wanted)
+        wanted = choices[0].describe()
     has_cards, has_melds = "cards" in action, "melds" in action
     if has_cards == has_melds:
         raise IllegalMove("bad_action", "lay_down needs either 'cards' or 'melds'")

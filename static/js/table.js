@@ -291,92 +291,6 @@
     return out;
   }
 
-  // ---- rook's round-7 choice: the lay-down is sent as melds that make the chosen contract ----
-  // The engine accepts any contract the round allows and reads which one from the groups, so
-  // the page groups the selected cards itself, by the meld rules (RULES 9 / engine/melds.py:
-  // a book has 3+ cards of one number, a run 4+ consecutive cards of one colour; each holds at
-  // least two naturals and no more wilds than naturals; wilds fill a run's gaps). The engine
-  // checks the groups again and refuses anything else.
-  function contractGroups(cards, contract) {
-    const wilds = [];
-    const naturals = [];
-    for (const c of cards) {
-      const f = faceOf(c);
-      if (!f) return null;
-      if (f.wild) wilds.push(c); else naturals.push({ id: c, rank: f.rank, suit: f.suit });
-    }
-    if (contract.runs) return runGroups(naturals, contract.runs, wilds);
-    return withWilds(bookGroups(naturals, contract.books), wilds, 3, false);
-  }
-  // One book or more per number (a number with 4+ naturals may make two or more books), the
-  // naturals shared evenly: the way that needs the fewest wilds.
-  function bookGroups(naturals, books) {
-    const byRank = new Map();
-    for (const n of naturals) {
-      if (!byRank.has(n.rank)) byRank.set(n.rank, []);
-      byRank.get(n.rank).push(n);
-    }
-    const ranks = Array.from(byRank.values());
-    const split = (cards, k) => Array.from({ length: k }, (_, i) => cards.filter((_, j) => j % k === i));
-    const need = (groups) => groups.reduce((t, g) => t + Math.max(0, 3 - g.length), 0);
-    let best = null;
-    const choose = (i, left, groups) => {
-      if (i === ranks.length) {
-        if (left === 0 && (best === null || need(groups) < need(best))) best = groups;
-        return;
-      }
-      for (let k = 1; k <= Math.min(left, Math.floor(ranks[i].length / 2) || 1); k++) {
-        choose(i + 1, left - k, groups.concat(split(ranks[i], k)));
-      }
-    };
-    choose(0, books, []);
-    return best;
-  }
-  // Every way to share the naturals out into runs of one colour (in rank order, so a run's
-  // gaps are known as it grows), until the wilds can fill one.
-  function runGroups(naturals, runs, wilds) {
-    const sorted = naturals.slice().sort((x, y) => x.suit.localeCompare(y.suit) || x.rank - y.rank);
-    const groups = [];
-    const gaps = () => groups.reduce((t, g) => t + g.at(-1).rank - g[0].rank + 1 - g.length, 0);
-    const place = (i) => {
-      if (gaps() > wilds.length) return null;
-      if (i === sorted.length) return groups.length === runs ? withWilds(groups, wilds, 4, true) : null;
-      const n = sorted[i];
-      for (const g of groups) {
-        if (g[0].suit !== n.suit || g.at(-1).rank === n.rank) continue;
-        g.push(n);
-        const found = place(i + 1);
-        if (found) return found;
-        g.pop();
-      }
-      if (groups.length < runs) {
-        groups.push([n]);
-        const found = place(i + 1);
-        if (found) return found;
-        groups.pop();
-      }
-      return null;
-    };
-    return place(0);
-  }
-  function withWilds(groups, wilds, least, run) {
-    if (!groups) return null;
-    const need = groups.map((g) => {
-      const ranks = g.map((n) => n.rank);
-      const span = run ? Math.max(...ranks) - Math.min(...ranks) + 1 : g.length;
-      return Math.max(span, least) - g.length;
-    });
-    const spare = groups.map((g, i) => g.length - need[i]);  // wilds never outnumber naturals
-    const total = need.reduce((a, b) => a + b, 0);
-    if (groups.some((g) => g.length < 2) || spare.some((x) => x < 0) || total > wilds.length
-      || wilds.length > total + spare.reduce((a, b) => a + b, 0)) return null;
-    const out = groups.map((g) => g.map((n) => n.id));
-    const left = wilds.slice();
-    out.forEach((g, i) => { for (let k = 0; k < need[i]; k++) g.push(left.shift()); });
-    out.forEach((g, i) => { for (let k = 0; k < spare[i] && left.length; k++) g.push(left.shift()); });
-    return out;
-  }
-
   function renderScores() {
     const box = $("results");
     const rounds = view.round_scores.filter((r) => r && r.length);
@@ -481,12 +395,8 @@
       const contract = (view.contracts || [])[Number(target.dataset.contract)];
       if (!contract) return;
       if (!cards.length) { showError(`Select the cards that make ${contract.text}.`); return; }
-      if (!contract.books || !contract.runs) {  // mixed contracts: the engine groups the cards
-        const groups = contractGroups(cards, contract);
-        if (!groups) { showError(`The selected cards do not make ${contract.text}.`); return; }
-        delete action.cards;
-        action.melds = groups;
-      }
+      // The engine splits the cards into the contract named (rook's round 7: runs or books).
+      action.contract = { books: contract.books, runs: contract.runs };
     }
     if (type === "discard") {
       if (cards.length !== 1) { showError("Select exactly one card to discard."); return; }

@@ -195,6 +195,12 @@ def _round7(alice: Any, bob: Any, choice: str) -> tuple[int, int]:
     )
 
 
+def _shows_error(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "text => document.getElementById('action-error').textContent.includes(text)", arg=text
+    )
+
+
 def test_round_seven_choose_four_books(live_server, browser, alice, bob, pool):
     table_id, me = pool.submit(_round7, alice, bob, "choice").result()
     before = Table.objects.get(pk=table_id)
@@ -212,19 +218,19 @@ def test_round_seven_choose_four_books(live_server, browser, alice, bob, pool):
         assert page.locator("#actions button", has_text="Lay down selected").count() == 2
         assert page.locator("#swaps").count() == 0
 
-        # Five numbers are no four books: the page says so and sends nothing.
+        # Two numbers are no four books: the engine says so and nothing changes.
         for card in ROUND7_HAND[:3] + ROUND7_HAND[-1:]:
             page.click(f"#hand [data-card='{card}']")
         page.click("text=Lay down selected as 4 books")
-        assert "do not make 4 books" in page.inner_text("#action-error")
+        _shows_error(page, "cannot be split into exactly 4 books")
         assert _version(page) == before.version
         page.click(f"#hand [data-card='{ROUND7_HAND[-1]}']")  # unselect the 2
 
         for card in ROUND7_HAND[3:-1]:
             page.click(f"#hand [data-card='{card}']")
-        # Four books are no three runs: the page says so rather than lay down books.
+        # Four books are no three runs: the engine says so rather than lay down books.
         page.click("text=Lay down selected as 3 runs")
-        assert "do not make 3 runs" in page.inner_text("#action-error")
+        _shows_error(page, "cannot be split into exactly 3 runs")
         assert _version(page) == before.version
         page.click("text=Lay down selected as 4 books")
         page.wait_for_function(
@@ -279,7 +285,7 @@ def test_round_seven_choose_three_runs_with_a_wild(live_server, browser, alice, 
         for card in runs:
             page.click(f"#hand [data-card='{card}']")
         page.click("text=Lay down selected as 4 books")
-        assert "do not make 4 books" in page.inner_text("#action-error")
+        _shows_error(page, "cannot be split into exactly 4 books")
         page.click("text=Lay down selected as 3 runs")
         page.wait_for_function(
             f"document.getElementById('table').dataset.version === '{before.version + 1}'"

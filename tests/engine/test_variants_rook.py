@@ -51,6 +51,39 @@ def test_row_round7_one_for_all_runs():
     act(r7("runs", flat(RUNS) + " x9K"), 0, "lay_down", melds=RUNS)
 
 
+BOTH = "x1R x2R x3R x4R x1G x2G x3G x4G x1Y x2Y x3Y x4Y"  # three runs, or four books
+
+
+def test_round7_a_lay_down_of_cards_may_name_its_contract():
+    st, _ = act(r7(hand=BOTH + " x9K"), 0, "lay_down", cards=BOTH)
+    assert [m["kind"] for m in st["melds"]] == ["run"] * 3  # unnamed: the usual contract first
+    books = {"books": 4, "runs": 0}
+    st, _ = act(r7(hand=BOTH + " x9K"), 0, "lay_down", cards=BOTH, contract=books)
+    assert [m["kind"] for m in st["melds"]] == ["book"] * 4
+    refused(
+        r7(hand=flat(RUNS) + " x9K"),
+        0,
+        ("lay_down", {"cards": flat(RUNS), "contract": books}),
+        "no_contract",
+    )
+    refused(
+        r7(hand=flat(BOOKS) + " x7K"),
+        0,
+        ("lay_down", {"melds": BOOKS, "contract": {"books": 0, "runs": 3}}),
+        "wrong_contract",
+    )
+    refused(
+        r7("runs", BOTH + " x9K"),
+        0,
+        ("lay_down", {"cards": BOTH, "contract": books}),
+        "wrong_contract",
+    )
+    for bad in ("books", {"books": 4}, {"books": True, "runs": 0}, {"books": 4, "runs": 0, "x": 1}):
+        refused(
+            r7(hand=BOTH + " x9K"), 0, ("lay_down", {"cards": BOTH, "contract": bad}), "bad_action"
+        )
+
+
 def test_round7_option_is_vetted():
     with pytest.raises(IllegalMove) as info:
         new_game(4, "s", "rook", {"round7": "both"})

@@ -109,6 +109,18 @@ def test_each_refusal_has_its_code_and_writes_nothing(
         (400, "unknown_meld"),
         (400, "contract_not_down"),
     }
+    # A lay-down may name its contract (rook's round-7 choice): the engine checks it.
+    mine = sorted(hand)[:6]
+    assert error_of(
+        me.act(tid, table.version, type="lay_down", cards=mine, contract={"books": 0, "runs": 3})
+    ) == (400, "wrong_contract")
+    assert error_of(me.act(tid, table.version, type="lay_down", cards=mine, contract="books")) == (
+        400,
+        "bad_request",
+    )
+    assert error_of(
+        me.act(tid, table.version, type="lay_down", cards=mine, wilds={"w7M": "five"})
+    ) == (400, "bad_request")
     snap.assert_unchanged()
 
 
@@ -257,6 +269,10 @@ action_like = st.fixed_dictionaries(
         "melds": json_values,
         "meld": st.sampled_from(["m1", "m0"]) | json_values,
         "end": st.sampled_from(["low", "high"]) | json_values,
+        "contract": st.fixed_dictionaries({"books": st.integers(0, 4), "runs": st.integers(0, 4)})
+        | json_values,
+        "wilds": st.dictionaries(st.sampled_from(["w?", "b?", "w7M"]), st.integers(0, 15))
+        | json_values,
     },
 )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 from .cards import WILD_RANK, parse_card
 from .legal import (
@@ -77,7 +78,7 @@ POLICIES: dict[str, Knobs] = {"heuristic": Knobs()}
 
 
 def _heuristic_action(state: State, seat: int, knobs: Knobs) -> dict | None:
-    if can_answer(state, seat) and seat != state["active"]:
+    if seat != state["active"] and can_answer(state, seat):
         card = state["window"]["card"] if state["window"] else state["discard"][-1]
         wanted = _wants_to_buy(state, seat, card, knobs)
         return {"type": "may_i" if wanted else "no_thanks"}
@@ -147,6 +148,12 @@ def _target(hand: list[str], choices: list[tuple[int, int]]) -> tuple[int, int]:
     return max(choices, key=lambda c: sum(_card_values(hand, *c).values()))
 
 
+@cache
+def _most_in_four(mask: int) -> int:
+    """The most numbers of ``mask`` (bit n: number n) in four places in a row."""
+    return max((mask >> lo & 0b1111).bit_count() for lo in range(1, 12))
+
+
 def _might_lay_down(state: State, seat: int) -> bool:
     """A cheap necessary condition before running the solver: the fewest wilds each meld
     could need, counted optimistically (cards may be counted twice), must not exceed the
@@ -175,7 +182,7 @@ def _might_lay_down(state: State, seat: int) -> bool:
         for mask in by_suit.values():
             if ace_high and mask & 2:
                 mask |= 1 << 14  # the ace may also stand above the king
-            best = max((mask >> lo & 0b1111).bit_count() for lo in range(1, 12))
+            best = _most_in_four(mask)
             if best >= 2:
                 run_costs += [4 - best] * (mask.bit_count() // 2)
         if len(run_costs) < runs:
@@ -193,7 +200,10 @@ def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
     for _, (r, s) in parsed:
         if r != WILD_RANK:
             rank_count[r] += 1
-            suit_count.setdefault(s, [0] * 22)[r + 3] += 1
+            row = suit_count.get(s)
+            if row is None:
+                row = suit_count[s] = [0] * 22
+            row[r + 3] += 1
     book_weight = 3.0 * (1 + books / 3) if books else 0.0
     run_weight = 2.5 * (1 + runs / 3) if runs else 0.0
     values = {}
@@ -256,8 +266,7 @@ def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
     grown = [*hand, card]
     values = _card_values(grown, books, runs)
     value = values[card]
-    worst = min(_card_values(hand, books, runs).values())
-    if value < knobs.take_value or value <= worst:
+    if value < knobs.take_value or value <= min(_card_values(hand, books, runs).values()):
         return False
     # Never take a card only to discard it again: two bots would pass it back and forth for
     # ever (seen with rook's flat penalties, where ties fall to the card id).

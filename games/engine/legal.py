@@ -72,6 +72,19 @@ def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]
     >>> mayi_candidates(["w4M", "b3A", "w6Y", "w5I", "w?"])
     [['b3A', 'w4M', 'w5I', 'w6Y']]
     """
+    masks = [0] * 15
+    for cid in hand:
+        rank, suit = parse_card(cid)
+        if rank != WILD_RANK:
+            masks[rank] |= SUIT_BIT[suit]
+    # Most hands hold none: a cheap look at which letters each number has rules that out
+    # before the card ids are gathered (four letters at one number, or in four numbers in a row).
+    if ALL_SUITS not in masks and not any(
+        all(masks[low : low + 4])
+        and masks[low] | masks[low + 1] | masks[low + 2] | masks[low + 3] == ALL_SUITS
+        for low in range(1, 11)
+    ):
+        return []
     by_face: dict[tuple[int, str], str] = {}
     masks = [0] * 15
     for cid in hand:

@@ -134,6 +134,8 @@ class RuleSet:
         ['4 books']
         """
         usual = self.contract(round_no)
+        if not self.alternatives:
+            return (usual,)
         others = tuple(c for r, c in self.alternatives if r == round_no)
         if not others:
             return (usual,)

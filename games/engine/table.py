@@ -87,28 +87,30 @@ def layoff_ends(meld: Meld, card_id: str) -> list[str]:
     if kind == "mayi":
         return []
     rank, suit = parse_card(card_id)
+    wild = rank == WILD_RANK
     cards = meld["cards"]
-    wilds = _wilds(cards) + (1 if rank == WILD_RANK else 0)
-    if not wild_limit_ok(len(cards) + 1 - wilds, wilds):
-        return []
-    if kind == "book":
-        return ["any"] if rank in (WILD_RANK, meld["rank"]) else []
-    start, end = meld["start"], meld["start"] + len(cards) - 1
-    cs = card_set_of(card_id)
-    if rank == WILD_RANK:
-        ends = []
-        if end < cs.top:
-            ends.append("high")
-        if start > MIN_RANK:
-            ends.append("low")
-        return ends
-    if suit != meld["suit"]:
-        return []
     ends = []
-    if rank == end + 1 or (cs.ace_high and rank == 1 and end + 1 == cs.top):
-        ends.append("high")
-    if rank == start - 1:
-        ends.append("low")
+    if kind == "book":
+        if wild or rank == meld["rank"]:
+            ends.append("any")
+    else:
+        start, end = meld["start"], meld["start"] + len(cards) - 1
+        cs = card_set_of(card_id)
+        if wild:
+            if end < cs.top:
+                ends.append("high")
+            if start > MIN_RANK:
+                ends.append("low")
+        elif suit == meld["suit"]:
+            if rank == end + 1 or (cs.ace_high and rank == 1 and end + 1 == cs.top):
+                ends.append("high")
+            if rank == start - 1:
+                ends.append("low")
+    # Last, as most cards fit no end of most melds: a meld never holds more wilds than naturals.
+    if ends:
+        wilds = _wilds(cards) + (1 if wild else 0)
+        if not wild_limit_ok(len(cards) + 1 - wilds, wilds):
+            return []
     return ends
 
 

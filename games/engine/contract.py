@@ -144,9 +144,12 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int, m: int 
     cells = len(counts)
     failed: set[tuple] = set()
 
-    def search(i: int, w: int, b: int, r: int) -> bool:
+    def search(i: int, w: int, b: int, r: int, left: int) -> bool:
         if b == 0 and r == 0:
             return True
+        # Every meld holds two naturals or more, and a book three cards, a run four.
+        if left < 2 * (b + r) or left + w < 3 * b + 4 * r:
+            return False
         while i < cells and not counts[i]:
             i += 1
         if i == cells:
@@ -163,13 +166,13 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int, m: int 
                 if not counts[ca]:
                     continue
                 counts[ca] -= 1
-                found = w > 0 and search(i, w - 1, b - 1, r)  # two naturals and a wild
+                found = w > 0 and search(i, w - 1, b - 1, r, left - 2)  # two naturals, a wild
                 for cz in column[a:]:
                     if found:
                         break
                     if counts[cz]:
                         counts[cz] -= 1
-                        found = search(i, w, b - 1, r)  # three naturals
+                        found = search(i, w, b - 1, r, left - 3)  # three naturals
                         counts[cz] += 1
                 counts[ca] += 1
                 if found:
@@ -184,19 +187,19 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int, m: int 
                     continue
                 for c in picked:
                     counts[c] -= 1
-                found = search(i, w - need, b, r - 1)
+                found = search(i, w - need, b, r - 1, left - 1 - len(picked))
                 for c in picked:
                     counts[c] += 1
                 if found:
                     break
         if not found:
-            found = search(i, w, b, r)  # the lowest card stays in hand
+            found = search(i, w, b, r, left - 1)  # the lowest card stays in hand
         counts[i] += 1
         if not found:
             failed.add(key)
         return found
 
-    return search(0, wilds, books, runs)
+    return search(0, wilds, books, runs, sum(counts))
 
 
 def assign_ids(card_ids: Sequence[str], plans: list[Plan]) -> list[list[str]]:

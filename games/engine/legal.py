@@ -79,12 +79,13 @@ def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]
             masks[rank] |= SUIT_BIT[suit]
     # Most hands hold none: a cheap look at which letters each number has rules that out
     # before the card ids are gathered (four letters at one number, or in four numbers in a row).
-    if ALL_SUITS not in masks and not any(
-        all(masks[low : low + 4])
-        and masks[low] | masks[low + 1] | masks[low + 2] | masks[low + 3] == ALL_SUITS
-        for low in range(1, 11)
-    ):
-        return []
+    if ALL_SUITS not in masks:
+        for low in range(1, 11):
+            a, b, c, d = masks[low : low + 4]
+            if a and b and c and d and a | b | c | d == ALL_SUITS:
+                break
+        else:
+            return []
     by_face: dict[tuple[int, str], str] = {}
     masks = [0] * 15
     for cid in hand:

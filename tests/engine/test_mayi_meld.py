@@ -161,3 +161,29 @@ def test_nothing_may_be_added_to_a_mayi_meld():
             refused(
                 st, 0, ("lay_off", {"card": card, "meld": "m4", "end": end}), "mayi_meld_closed"
             )
+
+
+def test_the_bots_find_a_mayi_meld_exactly_when_the_hand_holds_one():
+    """``mayi_candidates`` (what the bots and hints play) against a brute force over every four
+    cards of the hand."""
+    from itertools import combinations
+
+    from games.engine.legal import mayi_candidates
+
+    hands = [
+        "w7M b7A w7Y w7I w2M",  # one number, four letters
+        "w4M w3A w6Y w5I w9M",  # four numbers in a row
+        "w4M w3A w6Y w5Y w9I",  # four in a row, but one letter twice
+        "w4M w3A w6Y w8I w?",  # a gap: the wild may not fill a MAYI meld
+        "w1M w2A w3Y w4I b4I",
+        "w10M w11A w12Y w13I",
+        "w7M w7A w7Y w8M w9A w12I",
+        "w?",
+        "",
+    ]
+    for text in hands:
+        hand = text.split()
+        brute = [list(c) for c in combinations(hand, 4) if is_mayi([card[1:] for card in c])]
+        found = mayi_candidates(hand, first_only=True)
+        assert bool(found) == bool(brute), text
+        assert all(is_mayi([card[1:] for card in meld]) for meld in mayi_candidates(hand)), text

@@ -1,0 +1,20 @@
+"""The examples in the engine's docstrings are run, so they stay true."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import games.engine
+
+MODULES = sorted(m.name for m in pkgutil.iter_modules(games.engine.__path__))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_the_examples_in_the_docstrings_hold(name: str) -> None:
+    module = importlib.import_module(f"games.engine.{name}")
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failed == 0, f"{failed} docstring example(s) of games.engine.{name} failed (see above)"

@@ -28,34 +28,20 @@ R = TypeVar("R")
 LOCK_RETRIES = 3
 
 
-def lock_table(table_id: int) -> Table:
-    """Fetch the table row locked until the end of the caller's transaction.
+def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
+    """The table row locked until the end of the caller's transaction, then the table and its
+    seats read in one statement (every move, timer and seat change starts here).
 
     Every change to a table (a move, a seat taken, a timer firing) goes through this lock, so two
     writers of one table run one after the other and each sees the other's result: the version
     check and the seat assignment need no other coordination. On SQLite, where FOR UPDATE does
     not exist, the IMMEDIATE transaction mode gives the same ordering for the whole database.
     """
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("host")
-        .filter(pk=table_id)
-        .first()
-    )
-    if table is None:
-        raise TableNotFound(f"there is no table {table_id}")
-    return table
-
-
-def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
-    """:func:`lock_table` and :func:`table_seats` in one statement (the hot path of every move):
-    the seats are read joined to their table, locking only the table row."""
     return read_table_with_seats(table_id, lock=True)
 
 
 def read_table_with_seats(table_id: int, *, lock: bool) -> tuple[Table, list[Seat]]:
-    """The table and its seats in one statement (locking the table row if ``lock``), or
-    TableNotFound."""
+    """The table and its seats (after locking the table row if ``lock``), or TableNotFound."""
     found = rows.table_with_seats(table_id, lock=lock)
     if found is None:
         raise TableNotFound(f"there is no table {table_id}")
@@ -226,7 +212,8 @@ class Transition:
         """Write the moves, results and new state; bump the version; set the deadlines and
         charge the clock of a turn that ended.
 
-        The caller holds the table lock (see :func:`lock_table`) inside ``transaction.atomic``.
+        The caller holds the table lock (see :func:`lock_table_with_seats`) inside
+        ``transaction.atomic``.
         """
         table = self.table
         now = now or timezone.now()

@@ -56,8 +56,9 @@ class Columns:
 
 
 class TableWithSeats:
-    """One statement: the table and its host, each seat with its user and the user's profile,
-    in seat order; optionally locking the table row (and only it) until the transaction ends."""
+    """The table and its host, each seat with its user and the user's profile, in seat order, in
+    one statement; optionally after locking the table row (and only it) until the transaction
+    ends."""
 
     def __init__(self) -> None:
         User = get_user_model()
@@ -84,9 +85,17 @@ class TableWithSeats:
             f"LEFT JOIN {quote(Profile._meta.db_table)} p ON p.{col(Profile, 'user')} = u.{user_pk} "
             f"WHERE t.{col(Table, 'id')} = %s ORDER BY s.{col(Seat, 'position')}"
         )
+        # The lock is a statement of its own, before the read: under READ COMMITTED a statement
+        # that waits for a row lock sees the locked row's newest version but the joined rows
+        # (the seats) as they were when it started, so one joined "FOR UPDATE OF t" read could
+        # miss a seat taken, or a clock bank changed, by the writer it waited for. The read
+        # after it starts once the lock is held, and sees everything that writer committed.
         # SQLite has no FOR UPDATE: its IMMEDIATE transactions already serialise writers.
         self.lock_sql = (
-            self.sql + " FOR UPDATE OF t" if connection.features.has_select_for_update else None
+            f"SELECT 1 FROM {quote(Table._meta.db_table)} "
+            f"WHERE {quote(Table._meta.pk.column)} = %s FOR UPDATE"
+            if connection.features.has_select_for_update
+            else None
         )
         self.host_field = Table._meta.get_field("host")
         self.seat_table_field = Seat._meta.get_field("table")
@@ -95,9 +104,12 @@ class TableWithSeats:
         self.profile_user_field = Profile._meta.get_field("user")
 
     def fetch(self, table_id: int, *, lock: bool) -> tuple[Table, list[Seat]] | None:
-        sql = self.lock_sql if lock and self.lock_sql else self.sql
         with connection.cursor() as cursor:
-            cursor.execute(sql, [table_id])
+            if lock and self.lock_sql:
+                cursor.execute(self.lock_sql, [table_id])
+                if cursor.fetchone() is None:
+                    return None
+            cursor.execute(self.sql, [table_id])
             rows = cursor.fetchall()
         if not rows:
             return None

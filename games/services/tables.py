@@ -14,7 +14,7 @@ from games import engine
 from games.engine.rulesets import RULESETS
 from games.models import MAX_SEATS, Seat, Table
 
-from .common import Transition, lock_table, on_commit_changed, retry_on_contention, table_seats
+from .common import Transition, lock_table_with_seats, on_commit_changed, retry_on_contention
 from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
 
 # The shortest clock is settings.MAYI_MIN_CLOCK_SECONDS (30 s; tests of the timers lower it).
@@ -102,9 +102,9 @@ def table_join(
             )
             if found is None:
                 raise TableNotFound("no table has this invite code", code="invite_not_found")
-            table = lock_table(found)
+            table, seats = lock_table_with_seats(found)
         elif table_id is not None:
-            table = lock_table(table_id)
+            table, seats = lock_table_with_seats(table_id)
             if not table.public:
                 raise NotSeated(
                     "this table is private: join it with its invite code", code="invite_required"
@@ -113,7 +113,6 @@ def table_join(
             raise BadOptions("give a table id or an invite code", code="bad_request")
         if table.status != Table.Status.OPEN:
             raise Conflict("this table has already started", code="table_started")
-        seats = table_seats(table)
         if any(s.user_id == user.pk for s in seats):
             raise Conflict("you already have a seat at this table", code="already_seated")
         taken = {s.position for s in seats}
@@ -129,8 +128,7 @@ def table_join(
 def table_leave(*, user: AbstractBaseUser, table_id: int) -> Table:
     """Give up a seat before the game starts. A host who leaves hands the table on, or closes it."""
     with transaction.atomic():
-        table = lock_table(table_id)
-        seats = table_seats(table)
+        table, seats = lock_table_with_seats(table_id)
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             raise NotSeated("you have no seat at this table")
@@ -155,11 +153,11 @@ def table_leave(*, user: AbstractBaseUser, table_id: int) -> Table:
 def table_fill_with_bots(*, user: AbstractBaseUser, table_id: int) -> Table:
     """The host fills every empty seat with a bot."""
     with transaction.atomic():
-        table = lock_table(table_id)
+        table, seats = lock_table_with_seats(table_id)
         _check_host(table, user)
         if table.status != Table.Status.OPEN:
             raise Conflict("this table has already started", code="table_started")
-        taken = {s.position for s in table_seats(table)}
+        taken = {s.position for s in seats}
         free = [p for p in range(table.seat_count) if p not in taken]
         if not free:
             raise Conflict("there is no empty seat to fill", code="table_full")
@@ -175,11 +173,10 @@ def table_start(*, user: AbstractBaseUser, table_id: int, seed: str | None = Non
     ``seed`` is for tests and benchmarks that must know the deal; games get 32 random bytes.
     """
     with transaction.atomic():
-        table = lock_table(table_id)
+        table, seats = lock_table_with_seats(table_id)
         _check_host(table, user)
         if table.status != Table.Status.OPEN:
             raise Conflict("this table has already started", code="table_started")
-        seats = table_seats(table)
         if len(seats) != table.seat_count:
             raise Conflict(
                 f"{len(seats)} of {table.seat_count} seats are taken: wait or fill with bots",

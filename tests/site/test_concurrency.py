@@ -129,3 +129,37 @@ def test_joins_at_once_never_share_a_seat(alice, bob, carol, charlie):
     assert len(refused) == 1 and refused[0].code == "table_full"
     positions = sorted(Seat.objects.filter(table=table).values_list("position", flat=True))
     assert positions == [0, 1, 2]
+
+
+def test_a_read_that_waited_for_the_lock_sees_what_the_holder_committed(alice, bob, carol):
+    """Under READ COMMITTED a statement that waits for a row lock sees the joined rows as they
+    were when it started: the seats must be read after the lock is held, or a move, timer or
+    join that waited would work from seats another writer had already changed."""
+    import time
+
+    from django.db import transaction
+
+    from games.services.common import lock_table_with_seats
+
+    table = started_table(alice, bob, carol)
+    holder_in = threading.Event()
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                lock_table_with_seats(table.pk)
+                holder_in.set()
+                time.sleep(0.3)  # the other transaction is waiting for the lock meanwhile
+                Seat.objects.filter(table=table).update(clock_bank=1234.0, missed_turns=2)
+        finally:
+            connections.close_all()
+
+    def waiter() -> tuple[list[float | None], list[int]]:
+        holder_in.wait(5)
+        with transaction.atomic():
+            _, seats = lock_table_with_seats(table.pk)
+        return [s.clock_bank for s in seats], [s.missed_turns for s in seats]
+
+    results = race([holder, waiter])
+    banks, strikes = results[1]
+    assert banks == [1234.0] * 3 and strikes == [2] * 3

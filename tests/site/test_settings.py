@@ -113,4 +113,5 @@ def test_a_moves_statements_are_prepared_on_postgresql(three_player_game):
         with connection.cursor() as cursor:
             cursor.execute("SELECT statement FROM pg_prepared_statements")
             prepared = [row[0] for row in cursor.fetchall()]
-    assert any("FOR UPDATE OF t" in sql for sql in prepared), prepared
+    assert any("FOR UPDATE" in sql for sql in prepared), prepared  # the lock
+    assert any('JOIN "games_seat"' in sql for sql in prepared), prepared  # the read after it

@@ -87,12 +87,10 @@ def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]
         else:
             return []
     by_face: dict[tuple[int, str], str] = {}
-    masks = [0] * 15
     for cid in hand:
         rank, suit = parse_card(cid)
         if rank != WILD_RANK and (rank, suit) not in by_face:
             by_face[(rank, suit)] = cid
-            masks[rank] |= SUIT_BIT[suit]
     found = []
     for rank in range(1, 14):
         if masks[rank] == ALL_SUITS:

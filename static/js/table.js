@@ -435,6 +435,8 @@
       if (socket !== ws) return;
       let message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
+      // Other modules of the page (chat, ...) see every message of the table's socket.
+      window.dispatchEvent(new CustomEvent("mayi:socket", { detail: message }));
       if (message.type === "table") {
         // The first frame after (re)connecting is the fresh state: from now on we are live.
         retry = 0;

@@ -21,6 +21,7 @@ from ninja.utils import check_csrf
 
 from accounts.models import Profile
 from accounts.tokens import token_user
+from chat.api import router as chat_router
 from games import services
 from games.api_schemas import (
     ActionIn,
@@ -36,6 +37,7 @@ from games.api_schemas import (
 )
 from games.engine import IllegalMove
 from games.models import BenchWrite
+from moderation.api import router as moderation_router
 
 logger = logging.getLogger("games.api")
 
@@ -303,6 +305,11 @@ def bench_write(request: HttpRequest) -> dict[str, Any]:
         raise Http404
     row = BenchWrite.objects.create(note=str(request.auth)[:40])  # type: ignore[attr-defined]
     return {"id": row.pk}
+
+
+# Feature routers of other apps (table chat, reports), under the same auth and error shape.
+api.add_router("", chat_router)
+api.add_router("", moderation_router)
 
 
 def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:

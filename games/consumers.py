@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from pydantic import TypeAdapter, ValidationError
 
+from chat import services as chat
 from games import live, services
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
@@ -22,6 +23,7 @@ _read = database_sync_to_async(live.table_read, thread_sensitive=False)
 _frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
 _changed_frame = database_sync_to_async(live.changed_frame, thread_sensitive=False)
 _touch = database_sync_to_async(live.touch, thread_sensitive=False)
+_chat_frame = database_sync_to_async(chat.chat_frame_for_session, thread_sensitive=False)
 
 # One read of a table per announced version, shared by all its sockets in this process:
 # {(table_id, version): future of the (table, seats) read after that version committed}.
@@ -94,6 +96,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_frame(
             frame, committed_at=event.get("committed_at"), announced=event["version"]
         )
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        # Only the id travels; the message goes out only if this socket's user may see it.
+        if self.closing:
+            return
+        frame = await _chat_frame(event["id"], self._session_key())
+        if frame is not None:
+            await self.send_json(frame)
 
     async def push(self, *, force: bool = False) -> None:
         """Read the table and build this user's frame now (the session is checked again)."""

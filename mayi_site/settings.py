@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "chat",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -229,6 +231,10 @@ MAYI_ONLINE_SECONDS = int(os.environ.get("MAYI_ONLINE_SECONDS", "300"))
 MAYI_TURN_REMINDER_DELAY = int(os.environ.get("MAYI_TURN_REMINDER_DELAY", "60"))
 # The half and 80% emails only for clocks at least this long (seconds).
 MAYI_CLOCK_REMINDER_MIN = int(os.environ.get("MAYI_CLOCK_REMINDER_MIN", "600"))
+# Table chat: messages a user may post per period (django-ratelimit's rate syntax).
+MAYI_CHAT_RATE = os.environ.get("MAYI_CHAT_RATE", "10/m")
+# Reports a user may send per period.
+MAYI_REPORT_RATE = os.environ.get("MAYI_REPORT_RATE", "10/h")
 # The address emails link to.
 MAYI_SITE_URL = os.environ.get("MAYI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 

@@ -1,0 +1,39 @@
+"""Chat over the table's websocket: after a commit, the table's group hears "chat.message"
+with the message id, and each consumer sends the message only if its own user may see it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games import live
+
+logger = logging.getLogger("chat.live")
+
+
+def on_commit_chat(table_id: int, message_id: int) -> None:
+    """After the caller's transaction commits, tell the table's sockets about the message."""
+    transaction.on_commit(
+        lambda: group_send(live.group_name(table_id), {"type": "chat.message", "id": message_id})
+    )
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send on the channel layer from sync code; a lost chat push costs freshness only (the
+    page reads the chat again when its socket reconnects), so failures are logged."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = live.server_loop()
+    if loop is not None:
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.exception("could not send %s to %s", message.get("type"), group)

@@ -1,0 +1,217 @@
+"""Table chat services: post a message, hide one (moderators), and read a page of them.
+
+Each change runs in one transaction; the broadcast to the table's sockets runs after the
+commit and carries only the message id: every socket reads the message itself and sends it
+only if its own user may see it (chat.live).
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import DatabaseError, transaction
+
+from games import live as games_live
+from games import services as games
+from games.models import Seat, Table
+from moderation.audit import audit_write
+from moderation.models import AuditEntry
+from moderation.selectors import muted_until
+
+from . import live
+from .models import TEXT_MAX, ChatMessage
+
+logger = logging.getLogger("chat")
+
+PAGE_SIZE = 50
+
+# Canned reactions: one click, the same words for everyone.
+REACTIONS = {
+    "nice_buy": "Nice buy!",
+    "well_played": "Well played",
+    "good_luck": "Good luck!",
+    "oops": "Oops!",
+    "thanks": "Thanks!",
+    "good_game": "Good game",
+}
+
+
+class ChatClosed(games.Conflict):
+    code = "chat_closed"
+
+
+class ChatMuted(games.ServiceError):
+    status = 403
+    code = "chat_muted"
+
+
+class BadMessage(games.ServiceError):
+    status = 400
+    code = "bad_message"
+
+
+class MessageNotFound(games.ServiceError):
+    status = 404
+    code = "message_not_found"
+
+
+def chat_audiences(
+    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
+) -> tuple[str, ...]:
+    """The audiences whose messages ``user`` sees at this table, the one they write to first.
+
+    Raises NotSeated when they may not follow the table at all (a private table, not seated).
+    """
+    games.table_check_access(table, seats, user)
+    if games.seat_of(seats, user) is not None:
+        return (ChatMessage.Audience.PLAYERS, ChatMessage.Audience.ALL)
+    return (ChatMessage.Audience.SPECTATORS, ChatMessage.Audience.ALL)
+
+
+def clean_text(text: str) -> str:
+    """The text as stored: control characters out, runs of spaces and newlines as one space."""
+    text = "".join(
+        " " if ch in "\r\n\t" else ch
+        for ch in text
+        if ch in "\r\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    )
+    return " ".join(text.split())
+
+
+def chat_post(
+    *,
+    table_id: int,
+    user: AbstractBaseUser,
+    text: str | None = None,
+    reaction: str | None = None,
+) -> ChatMessage:
+    """``user`` says ``text`` (or a canned ``reaction``) at the table, to the players if they
+    are seated, else to the spectators of a public table. Stored as plain text."""
+    if reaction is not None:
+        if reaction not in REACTIONS:
+            raise BadMessage(f"no such reaction; one of {', '.join(REACTIONS)}")
+        text = REACTIONS[reaction]
+    text = clean_text(text or "")
+    if not text:
+        raise BadMessage("say something: the message is empty")
+    if len(text) > TEXT_MAX:
+        raise BadMessage(f"a message holds at most {TEXT_MAX} characters")
+    with transaction.atomic():
+        table, seats = games.table_read(table_id=table_id)
+        audience = chat_audiences(table, seats, user)[0]
+        if table.status == Table.Status.ABORTED:
+            raise ChatClosed("this table is closed")
+        mute = muted_until(user)
+        if mute is not None:
+            until = f" until {mute.until:%Y-%m-%d %H:%M} UTC" if mute.until else ""
+            raise ChatMuted(f"a moderator muted you in chat{until}")
+        message = ChatMessage.objects.create(
+            table=table,
+            author=user,
+            audience=audience,
+            text=text,
+            reaction=reaction or "",
+            move_seq=table.move_count,
+        )
+        live.on_commit_chat(table.pk, message.pk)
+    return message
+
+
+def chat_notice(*, table: Table, text: str) -> ChatMessage:
+    """A notice from the site that everyone at the table sees (the caller's transaction)."""
+    message = ChatMessage.objects.create(
+        table=table,
+        author=None,
+        audience=ChatMessage.Audience.ALL,
+        text=text[:TEXT_MAX],
+        move_seq=table.move_count,
+    )
+    live.on_commit_chat(table.pk, message.pk)
+    return message
+
+
+def chat_hide(*, message_id: int, moderator: AbstractBaseUser, reason: str) -> ChatMessage:
+    """A moderator hides a message: kept for the record, shown to nobody at the table, and
+    taken off the pages that show it now."""
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise MessageNotFound(f"there is no chat message {message_id}")
+        if message.hidden:
+            return message
+        message.hidden = True
+        message.save(update_fields=["hidden"])
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.HIDE_MESSAGE,
+            target_user=message.author,
+            table=message.table,
+            reason=reason,
+            message=message.pk,
+            text=message.text,
+        )
+        live.on_commit_chat(message.table_id, message.pk)
+    return message
+
+
+def chat_page(
+    *, table_id: int, user: AbstractBaseUser, before: int | None = None, limit: int = PAGE_SIZE
+) -> tuple[list[ChatMessage], bool]:
+    """The newest ``limit`` messages ``user`` may see (older than id ``before``), oldest
+    first, and whether there are older ones."""
+    table, seats = games.table_get_for_user(table_id=table_id, user=user)
+    audiences = chat_audiences(table, seats, user)
+    rows = ChatMessage.objects.filter(table=table, audience__in=audiences, hidden=False)
+    if before is not None:
+        rows = rows.filter(pk__lt=before)
+    page = list(rows.select_related("author").order_by("-id")[: limit + 1])
+    more = len(page) > limit
+    return page[:limit][::-1], more
+
+
+def chat_json(message: ChatMessage, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """A message as the API and the socket send it (a hidden one only says so)."""
+    if message.hidden:
+        return {"id": message.pk, "hidden": True}
+    return {
+        "id": message.pk,
+        "hidden": False,
+        "author": message.author.get_username() if message.author else None,
+        "mine": message.author_id is not None and message.author_id == user.pk,
+        "audience": message.audience,
+        "text": message.text,
+        "reaction": message.reaction or None,
+        "move": message.move_seq,
+        "created": message.created.isoformat(),
+    }
+
+
+def chat_frame(message_id: int, user: AbstractBaseUser) -> dict[str, Any] | None:
+    """The socket frame of a new (or newly hidden) message for ``user``, or None when they
+    may not see it: a spectators' message never reaches a player."""
+    message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
+    if message is None:
+        return None
+    try:
+        table, seats = games.table_read(table_id=message.table_id)
+        audiences = chat_audiences(table, seats, user)
+    except games.ServiceError:
+        return None
+    if message.audience not in audiences:
+        return None
+    return {"type": "chat", "message": chat_json(message, user)}
+
+
+def chat_frame_for_session(message_id: int, session_key: str | None) -> dict[str, Any] | None:
+    """:func:`chat_frame` for a socket's session (None once it is signed out)."""
+    try:
+        user = games_live.session_user(session_key)
+        return chat_frame(message_id, user) if user is not None else None
+    except DatabaseError:
+        # A chat push that could not be read costs that socket this message only (the page
+        # reads the chat again when it comes back); it must not close the table's socket.
+        logger.warning("could not read chat message %s for a socket", message_id, exc_info=True)
+        return None

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services
+from games.models import Table
+from tests.site.conftest import SEED, error_of, snapshot, three_player_game  # noqa: F401
+
+__all__ = ["error_of"]
+
+
+@pytest.fixture
+def public_game(alice: Any, bob: Any, carol: Any) -> Table:
+    """alice, bob and carol playing at a public table; charlie may watch."""
+    table = services.table_create(host=alice, seats=3, public=True)
+    services.table_join(user=bob, table_id=table.pk)
+    services.table_join(user=carol, table_id=table.pk)
+    services.table_start(user=alice, table_id=table.pk, seed=SEED)
+    table.refresh_from_db()
+    return table
+
+
+@pytest.fixture
+def private_game(alice: Any, bob: Any, carol: Any) -> Table:
+    table = services.table_create(host=alice, seats=3, public=False)
+    services.table_join(user=bob, invite_code=table.invite_code)
+    services.table_join(user=carol, invite_code=table.invite_code)
+    services.table_start(user=alice, table_id=table.pk, seed=SEED)
+    table.refresh_from_db()
+    return table

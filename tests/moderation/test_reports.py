@@ -1,0 +1,78 @@
+"""Reports from the table page's API: a message or a player, into the moderators' queue."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat import services as chat
+from moderation import services
+from moderation.models import AuditEntry, Report
+from tests.moderation.conftest import error_of
+
+
+def report(client, table, **body):
+    return client.post(f"/api/tables/{table.pk}/reports", body)
+
+
+def test_report_a_message_keeps_the_move_and_the_chat_excerpt(public_game, alice, bob, api_for):
+    chat.chat_post(table_id=public_game.pk, user=alice, text="good luck")
+    rude = chat.chat_post(table_id=public_game.pk, user=bob, text="you play like a potato")
+    chat.chat_post(table_id=public_game.pk, user=bob, text="said after")
+    response = report(api_for(alice), public_game, reason="abuse", note="again", message=rude.pk)
+    assert response.status_code == 201 and response.json()["status"] == "open"
+    item = Report.objects.get(pk=response.json()["id"])
+    assert item.reported_user == bob and item.reporter == alice and item.message == rude
+    assert item.table == public_game and item.move_seq == rude.move_seq
+    assert [m["text"] for m in item.excerpt] == ["good luck", "you play like a potato"]
+    entry = AuditEntry.objects.get(action="report")
+    assert entry.actor == alice and entry.target_user == bob and entry.table == public_game
+
+
+def test_report_a_player(public_game, alice, carol, api_for):
+    response = report(api_for(alice), public_game, reason="stalling", user="carol")
+    assert response.status_code == 201
+    item = Report.objects.get()
+    assert item.reported_user == carol and item.message is None
+    assert item.move_seq == public_game.move_count
+
+
+def test_bad_reports_are_refused(public_game, private_game, alice, bob, charlie, api_for):
+    spectator_says = chat.chat_post(table_id=public_game.pk, user=charlie, text="psst")
+    client = api_for(alice)
+    # A message the reporter could not see, a stranger, oneself, a bad reason, both or none.
+    assert error_of(report(client, public_game, reason="abuse", message=spectator_says.pk)) == (
+        400,
+        "bad_report",
+    )
+    assert error_of(report(client, public_game, reason="abuse", user="charlie")) == (
+        400,
+        "bad_report",
+    )
+    assert error_of(report(client, public_game, reason="abuse", user="alice"))[1] == "bad_report"
+    assert error_of(report(client, public_game, reason="meh", user="bob"))[1] == "bad_report"
+    assert error_of(report(client, public_game, reason="abuse"))[1] == "bad_report"
+    assert error_of(report(api_for(charlie), private_game, reason="abuse", user="bob")) == (
+        403,
+        "not_seated",
+    )
+    assert Report.objects.count() == 0 and AuditEntry.objects.count() == 0
+
+
+def test_assign_and_resolve_write_audit_rows(public_game, alice, bob, carol):
+    item = services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="cheating", username="bob"
+    )
+    services.report_assign(report_id=item.pk, moderator=carol)
+    item.refresh_from_db()
+    assert item.status == "assigned" and item.assignee == carol
+    with pytest.raises(services.BadReport):
+        services.report_resolve(report_id=item.pk, moderator=carol, note=" ")
+    services.report_resolve(report_id=item.pk, moderator=carol, note="warned bob")
+    item.refresh_from_db()
+    assert item.status == "resolved" and item.resolution == "warned bob" and item.resolved
+    actions = list(AuditEntry.objects.order_by("id").values_list("action", "actor__username"))
+    assert actions == [
+        ("report", "alice"),
+        ("report_assign", "carol"),
+        ("report_resolve", "carol"),
+    ]

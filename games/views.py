@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games import services
+from games.engine.summary import rules_summary
 from games.forms import InviteForm, TableForm
 from games.models import Table
 
@@ -80,6 +81,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "payload": payload,
             "view": payload["view"],
             "is_host": table.host_id == request.user.pk,
+            # The "?" panel: the table's contracts and penalty points, from the engine.
+            "rules": rules_summary(table.ruleset, (table.state or {}).get("options")),
         },
     )
 

@@ -104,7 +104,7 @@ def test_one_player_acts_and_the_others_page_follows(asgi_server, browser, alice
         assert watcher.evaluate("window.__sameDocument") is True
         table.refresh_from_db()
         # The watcher's page shows the committed state: the actor's card count, the log line.
-        shown = watcher.inner_text(f"#players tr[data-seat='{actor}'] td:nth-child(3)")
+        shown = watcher.inner_text(f"#players [data-seat='{actor}'] .hand-count")
         assert int(shown) == len(table.state["hands"][actor])
         assert watcher.locator("#log li").count() >= 1
         assert "reconnecting" not in watcher.inner_text("#live-status")
@@ -185,14 +185,14 @@ def _shows_the_table(page: Any, table: Table, seat: int) -> None:
     page.wait_for_function(
         f"document.getElementById('table').dataset.version === '{table.version}'"
     )
-    piles = page.inner_text("#piles")
-    assert piles.startswith(f"Stock: {view['stock_size']} · Discard ({view['discard_size']}):")
-    active = page.locator("#players tr.active")
+    assert page.inner_text("#stock-count") == str(view["stock_size"])
+    assert page.inner_text("#discard-count") == str(view["discard_size"])
+    active = page.locator("#players .seat.active")
     if view["active_seat"] is None:
         assert active.count() == 0
     else:
         assert active.get_attribute("data-seat") == str(view["active_seat"])
-    shown = page.inner_text(f"#players tr[data-seat='{seat}'] td:nth-child(3)")
+    shown = page.inner_text(f"#players [data-seat='{seat}'] .hand-count")
     assert int(shown) == len(table.state["hands"][seat])
     assert page.inner_text("#live-status") == "live"
 

@@ -76,6 +76,13 @@ def _arranged(
         connection.close()
 
 
+def _labels(page: Any, selector: str) -> list[str]:
+    """The faces the cards under ``selector`` show ("5G", "Rook"), as the engine writes them."""
+    return page.eval_on_selector_all(
+        f"{selector} [data-label]", "els => els.map((e) => e.dataset.label)"
+    )
+
+
 def _version(page: Any) -> int:
     return int(page.evaluate("document.getElementById('table').dataset.version"))
 
@@ -117,17 +124,16 @@ def test_swap_a_wild_off_a_meld_then_lay_it_off(live_server, browser, alice, bob
         # One offer: the 5 is what the Rook on the book of 5s stands for; nothing else fits.
         assert swaps.count() == 1
         assert swaps.inner_text() == "Swap 5R for the Rook in bob's book"
-        assert page.locator("#melds [data-meld='m1'] .card-face.wild").inner_text() == "Rook"
+        assert page.get_attribute("#melds [data-meld='m1'] .pc-wild", "data-label") == "Rook"
 
         swaps.click()
         page.wait_for_function(
             f"document.getElementById('table').dataset.version === '{before.version + 1}'"
         )
         # The Rook is back in the hand, the book shows the natural 5, the offer is gone.
-        assert page.locator("#hand [data-card='x*']").inner_text() == "Rook"
+        assert _labels(page, "#hand [data-card='x*']") == ["Rook"]
         assert page.locator("#hand [data-card='y5R']").count() == 0
-        book = page.locator("#melds [data-meld='m1'] .card-face")
-        assert book.all_inner_texts() == ["5G", "5Y", "5R"]
+        assert _labels(page, "#melds [data-meld='m1']") == ["5G", "5Y", "5R"]
         assert page.locator("#swaps").count() == 0
         assert page.inner_text("#action-error") == ""
         assert "Play the Rook you took off the table" in page.inner_text("#hint")
@@ -143,7 +149,7 @@ def test_swap_a_wild_off_a_meld_then_lay_it_off(live_server, browser, alice, bob
             f"document.getElementById('table').dataset.version === '{before.version + 2}'"
         )
         assert page.locator("#hand [data-card='x*']").count() == 0
-        assert "Rook" in page.inner_text("#melds [data-meld='m2']")
+        assert "Rook" in _labels(page, "#melds [data-meld='m2']")
         assert "Play the Rook" not in page.inner_text("#hint")
     finally:
         page.context.close()
@@ -212,16 +218,16 @@ def test_round_seven_choose_four_books(live_server, browser, alice, bob, pool):
         assert "Round 7: choose your contract" in page.inner_text("#contract-choice")
         choice = page.locator("#contract-choice button")
         assert choice.all_inner_texts() == [
-            "Lay down selected as 3 runs",
-            "Lay down selected as 4 books",
+            "Lay down as 3 runs",
+            "Lay down as 4 books",
         ]
-        assert page.locator("#actions button", has_text="Lay down selected").count() == 2
+        assert page.locator("#actions button", has_text="Lay down as").count() == 2
         assert page.locator("#swaps").count() == 0
 
         # Two numbers are no four books: the engine says so and nothing changes.
         for card in ROUND7_HAND[:3] + ROUND7_HAND[-1:]:
             page.click(f"#hand [data-card='{card}']")
-        page.click("text=Lay down selected as 4 books")
+        page.click("text=Lay down as 4 books")
         _shows_error(page, "cannot be split into exactly 4 books")
         assert _version(page) == before.version
         page.click(f"#hand [data-card='{ROUND7_HAND[-1]}']")  # unselect the 2
@@ -229,16 +235,16 @@ def test_round_seven_choose_four_books(live_server, browser, alice, bob, pool):
         for card in ROUND7_HAND[3:-1]:
             page.click(f"#hand [data-card='{card}']")
         # Four books are no three runs: the engine says so rather than lay down books.
-        page.click("text=Lay down selected as 3 runs")
+        page.click("text=Lay down as 3 runs")
         _shows_error(page, "cannot be split into exactly 3 runs")
         assert _version(page) == before.version
-        page.click("text=Lay down selected as 4 books")
+        page.click("text=Lay down as 4 books")
         page.wait_for_function(
             f"document.getElementById('table').dataset.version === '{before.version + 1}'"
         )
         assert page.locator("#melds .meld").count() == 4
         assert page.locator("#melds .meld-label").all_inner_texts() == ["book · alice"] * 4
-        assert page.locator("#hand [data-card]").all_inner_texts() == ["2R"]
+        assert _labels(page, "#hand") == ["2R"]
         assert page.locator("#contract-choice").count() == 0
         assert page.inner_text("#action-error") == ""
         after = Table.objects.get(pk=table_id)
@@ -258,8 +264,8 @@ def test_round_seven_without_a_choice_shows_the_plain_lay_down(
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#actions button")
         assert page.locator("#contract-choice").count() == 0
-        assert page.locator("#actions button", has_text="Lay down selected").all_inner_texts() == [
-            "Lay down selected"
+        assert page.locator("#actions button", has_text="Lay down").all_inner_texts() == [
+            "Lay down contract"
         ]
     finally:
         page.context.close()
@@ -284,17 +290,25 @@ def test_round_seven_choose_three_runs_with_a_wild(live_server, browser, alice, 
         page.wait_for_selector("#contract-choice")
         for card in runs:
             page.click(f"#hand [data-card='{card}']")
-        page.click("text=Lay down selected as 4 books")
+        page.click("text=Lay down as 4 books")
         _shows_error(page, "cannot be split into exactly 4 books")
-        page.click("text=Lay down selected as 3 runs")
+        page.click("text=Lay down as 3 runs")
         page.wait_for_function(
             f"document.getElementById('table').dataset.version === '{before.version + 1}'"
         )
         assert page.locator("#melds .meld-label").all_inner_texts() == ["run · alice"] * 3
-        assert page.locator("#hand [data-card]").all_inner_texts() == ["13Y"]
-        # The Rook stands for the red 5, between the 4 and the 6.
-        red = page.locator("#melds .meld", has_text="3R").locator(".card-face")
-        assert red.all_inner_texts() == ["3R", "4R", "Rook", "6R"]
+        assert _labels(page, "#hand") == ["13Y"]
+        # The Rook stands for the red 5, between the 4 and the 6, and says so.
+        red = page.locator("#melds .meld", has=page.locator("[data-label='3R']"))
+        assert red.locator("[data-label]").evaluate_all(
+            "els => els.map((e) => e.dataset.label)"
+        ) == [
+            "3R",
+            "4R",
+            "Rook",
+            "6R",
+        ]
+        assert red.locator(".pc-stands").inner_text() == "=5"
         assert page.inner_text("#action-error") == ""
         after = Table.objects.get(pk=table_id)
         assert after.version == before.version + 1 and after.state["down"][me] is True

@@ -1,0 +1,275 @@
+// The table page: mounts the Preact components on the server-rendered skeleton, feeds them
+// from the payload, the API answers and the websocket frames (state.js, socket.js), and wires
+// the keyboard, the live region, the tab title and the notifications.
+import { html, render, useState, useEffect, useLayoutEffect, useRef, useStore } from "./ui.js";
+import { store, apply, initialPayload, onApplied, hasGame, tableId } from "./state.js";
+import { startSocket } from "./socket.js";
+import { send } from "./api.js";
+import { Seats, Piles, Melds } from "./board.js";
+import { Hand } from "./hand.js";
+import { StatusBar, Offer, Staging, Actions, myTurn, canAnswer, statusText } from "./controls.js";
+import { Log, entryLines, partsText } from "./log.js";
+import { RoundPanel, GamePanel, Since } from "./moments.js";
+import { Help, handPenalty } from "./help.js";
+import { loadPref, savePref, arrange, SORTS } from "./order.js";
+import { clockText, left } from "./clock.js";
+import { snapshot, play } from "./motion.js";
+import { checkSelection, layoffTargets } from "./check.js";
+
+const SEEN_KEY = `mayi:seen:${tableId}`;
+const pref0 = loadPref(tableId);
+
+function readLocal(key, fallback) {
+  try { const v = window.localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; }
+}
+function writeLocal(key, value) {
+  try { window.localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* off */ }
+}
+
+// ---- the live region, the tab title, notifications ----------------------------------------
+function announce(text) {
+  const box = document.getElementById("announcer");
+  if (!box || !text) return;
+  box.textContent = "";
+  // A fresh text node each time, so screen readers read repeated messages too.
+  setTimeout(() => { box.textContent = text; }, 30);
+}
+const baseTitle = document.title;
+function updateTitle(s) {
+  if (!s.view) return;
+  const mine = myTurn(s) && ["draw", "play"].includes(s.view.phase) || canAnswer(s) && Boolean(s.view.buy_window);
+  document.title = mine ? `● Your turn · ${baseTitle}` : baseTitle;
+}
+function notifyTurn(s) {
+  if (!readLocal("mayi:notify", false) || !("Notification" in window) || Notification.permission !== "granted") return;
+  if (document.visibilityState === "visible") return;
+  try { new Notification("May I?: your turn", { body: statusText(s), tag: `mayi-${tableId}` }); } catch (e) { /* not allowed here */ }
+}
+
+let motionBefore = null;
+let motionHints = {};
+onApplied((before, after, source) => {
+  updateTitle(after);
+  if (!before.view || !after.view) return;
+  const seen = new Set(before.log.map((e) => e.seq));
+  const fresh = after.log.filter((e) => !seen.has(e.seq));
+  const mine = after.meta.my_seat;
+  const words = [];
+  motionHints = {};
+  for (const e of fresh) {
+    for (const ev of e.events || []) {
+      if (ev.type === "drew" && ev.card) motionHints[ev.card] = ev.source;
+      if (ev.type === "discarded" && ev.seat !== mine) motionHints[ev.card] = ev.seat;
+    }
+    if (e.seat !== mine || e.by_bot) words.push(...entryLines(e, after.meta).map((p) => partsText(p, after.view.faces)));
+  }
+  for (const c of after.lastDrawn) if (!motionHints[c]) motionHints[c] = "stock";
+  const wasMine = myTurn(before) && before.view.phase === "draw";
+  const isMine = myTurn(after) && after.view.phase === "draw";
+  if (isMine && !wasMine) { words.push("Your turn."); notifyTurn(after); }
+  if (canAnswer(after) && after.view.buy_window && !(canAnswer(before) && before.view.buy_window)) words.push(statusText(after));
+  if (words.length) announce(words.slice(-3).join(" "));
+  if (source !== "page" && after.view.hand && document.visibilityState === "visible") writeLocal(SEEN_KEY, after.log.length ? after.log[after.log.length - 1].seq : null);
+});
+
+// ---- the page ---------------------------------------------------------------------------------
+function SortMenu({ pref, setPref }) {
+  return html`<label class="sort">Sort
+    <select id="sort" value=${pref.mode} aria-keyshortcuts="S" onChange=${(e) => setPref({ mode: e.currentTarget.value, order: pref.order })}>
+      <option value="manual">as I arranged</option>
+      ${SORTS.map(([k, t]) => html`<option key=${k} value=${k}>${t}</option>`)}
+    </select></label>`;
+}
+
+function Game({ since: since0 }) {
+  const s = useStore(store);
+  const [pref, setPrefState] = useState(pref0);
+  const [help, setHelp] = useState(false);
+  const [fourColour, setFourColourState] = useState(readLocal("mayi:four-colour", false));
+  const [notify, setNotifyState] = useState(readLocal("mayi:notify", false));
+  const [roundPanel, setRoundPanel] = useState(null);
+  const [since, setSince] = useState(since0);
+  const [meter, setMeter] = useState(null);
+  const [, tick] = useState(0);
+  const lastRoundSeen = useRef(s.view ? [s.view.round, s.view.game_over] : null);
+
+  useEffect(() => { const t = setInterval(() => tick((x) => x + 1), 1000); return () => clearInterval(t); }, []);
+  useEffect(() => { document.body.classList.toggle("four-colour", fourColour); }, [fourColour]);
+
+  // The end of a round: when the view moves on to a new round (or the game ends), show the
+  // round's results.
+  useEffect(() => {
+    if (!s.view) return;
+    const prev = lastRoundSeen.current;
+    if (prev !== null && s.view.game_over && !prev[1]) setRoundPanel(s.view.round);
+    else if (prev !== null && s.view.round > prev[0]) setRoundPanel(prev[0]);
+    lastRoundSeen.current = [s.view.round, s.view.game_over];
+  }, [s.view && s.view.round, s.view && s.view.game_over]);
+
+  // The contract meter and the lay-off targets: the server checks the selection.
+  useEffect(() => {
+    let live = true;
+    if (!s.view || !myTurn(s) || s.view.phase !== "play") { setMeter(null); return undefined; }
+    checkSelection(s).then((m) => { if (live) setMeter(m); });
+    return () => { live = false; };
+  }, [s.version, s.selected.join(","), s.staged.map((g) => g.join(",")).join("|")]);
+
+  if (!s.view) return html`<p>This table is ${s.meta ? s.meta.status : "loading"}.</p>`;
+  const { meta, view } = s;
+  const setPref = (p) => { setPrefState(p); savePref(tableId, p); };
+  const staged = new Set(s.staged.flat());
+  const hand = view.hand ? view.hand.filter((c) => !staged.has(c)) : null;
+  const order = hand ? arrange(hand, view.faces, pref) : [];
+  if (hand && (pref.mode === "manual" ? order.join() !== pref.order.filter((c) => hand.includes(c)).join() : false)) {
+    // New cards join the saved order at the end; keep that order for the next frame and reload.
+    savePref(tableId, { mode: "manual", order: order.concat(pref.order.filter((c) => !hand.includes(c) && staged.has(c))) });
+  }
+  const turn = myTurn(s);
+  const canDraw = turn && view.phase === "draw";
+  const act = (action) => send(action);
+  const layDown = (contract) => {
+    const sel = s.selected;
+    const groups = s.staged.filter((g) => g.length);
+    const action = { type: "lay_down" };
+    if (groups.length) action.melds = sel.length ? groups.concat([sel]) : groups;
+    else action.cards = sel;
+    if (!groups.length && !sel.length) { store.set({ error: "Select (or stage) the cards of your contract first." }); return; }
+    if (contract) action.contract = { books: contract.books, runs: contract.runs };
+    send(action);
+  };
+  const targets = layoffTargets(s, meter);
+  const onMeld = (m, end) => {
+    const sel = s.selected;
+    if (sel.length !== 1) { store.set({ error: "Select one card to lay off." }); return; }
+    const action = { type: "lay_off", card: sel[0], meld: m.id };
+    if (end && m.kind === "run") action.end = end;
+    send(action);
+  };
+  const onDrop = (d) => {
+    if (d.kind === "discard") { if (turn && view.phase === "play") send({ type: "discard", card: d.card }); return; }
+    const m = view.melds.find((x) => x.id === d.meld);
+    if (!m) return;
+    const action = { type: "lay_off", card: d.card, meld: m.id };
+    if (m.kind === "run") action.end = d.end;
+    send(action);
+  };
+  const recent = recentDiscards(s);
+  const penalty = view.hand ? handPenalty(view) : null;
+
+  // Keyboard shortcuts (not while typing in a field: the chat has one).
+  useEffect(() => {
+    const onKey = (event) => {
+      const t = event.target;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (t && (t.closest("input, textarea, select, [contenteditable]"))) return;
+      const st = store.get();
+      if (!st.view) return;
+      const k = event.key.toLowerCase();
+      const click = (sel) => { const b = document.querySelector(sel); if (b && !b.disabled) { event.preventDefault(); b.click(); } };
+      if (event.key === "?") { event.preventDefault(); setHelp((x) => !x); }
+      else if (event.key === "Escape") { setHelp(false); setRoundPanel(null); }
+      else if (k === "d") click("#actions [data-action='draw'][data-source='stock']");
+      else if (k === "t") click("#actions [data-action='draw'][data-source='discard']");
+      else if (k === "x") click("#actions [data-action='discard']");
+      else if (k === "g") click("#actions [data-action='stage']");
+      else if (k === "l") click("#actions [data-action='lay_down']");
+      else if (k === "m" && !event.shiftKey) click("#window [data-action='may_i']");
+      else if (k === "n") click("#window [data-action='no_thanks']");
+      else if (k === "s") {
+        event.preventDefault();
+        const modes = SORTS.map(([m]) => m);
+        const cur = loadPref(tableId);
+        const next = modes[(modes.indexOf(cur.mode) + 1) % modes.length];
+        setPref({ mode: next, order: cur.order });
+        announce(`Hand sorted: ${SORTS.find(([m]) => m === next)[1]}`);
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  return html`
+    <${StatusBar} s=${s} />
+    <div class="game-tools">
+      <button type="button" class="help-button" id="help-button" aria-expanded=${help ? "true" : "false"} aria-controls="help" aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>?<span class="visually-hidden"> Rules and keys</span></button>
+    </div>
+    <${Help} open=${help} onClose=${() => setHelp(false)} fourColour=${fourColour} setFourColour=${(v) => { setFourColourState(v); writeLocal("mayi:four-colour", v); }}
+      notify=${notify} setNotify=${async (v) => {
+        if (v && "Notification" in window && Notification.permission !== "granted") {
+          const p = await Notification.requestPermission();
+          if (p !== "granted") { v = false; }
+        }
+        setNotifyState(v); writeLocal("mayi:notify", v);
+      }} />
+    <${Since} s=${s} since=${since} onClose=${() => setSince(null)} />
+    ${view.game_over && html`<${GamePanel} s=${s} />`}
+    <div class="board" id="board">
+      <${Seats} s=${s} />
+      <div class="centre">
+        <${Piles} s=${s} canDraw=${canDraw} onDraw=${(source) => act({ type: "draw", source })} recent=${recent} />
+        <${Offer} s=${s} act=${act} />
+      </div>
+      <${Melds} s=${s} targets=${targets} onMeld=${onMeld} />
+    </div>
+    ${hand && !view.game_over && html`<section class=${`my-hand ${turn ? "my-turn" : ""}`} id="my-hand" aria-label="Your hand">
+      <div class="hand-head">
+        <h2>Your hand <span class="hint">· ${hand.length + staged.size} cards${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span> if the round ended now` : ""}</span></h2>
+        <${SortMenu} pref=${pref} setPref=${setPref} />
+      </div>
+      <${Staging} s=${s} meter=${meter} />
+      <${Hand} s=${s} order=${order} onReorder=${(next) => setPref({ mode: "manual", order: next })} onDrop=${onDrop} />
+      <${Actions} s=${s} act=${act} layDown=${layDown} />
+      <p id="action-error" class="error" role="alert">${s.error}</p>
+    </section>`}
+    ${view.hand === null && html`<p id="action-error" class="error" role="alert">${s.error}</p>`}
+    ${roundPanel !== null && html`<${RoundPanel} s=${s} round=${roundPanel} onClose=${() => setRoundPanel(null)} />`}
+  `;
+}
+
+// The last few discards of this round, newest last, from the log (the view shows the top).
+function recentDiscards(s) {
+  const out = [];
+  for (let i = s.log.length - 1; i >= 0 && out.length < 5; i--) {
+    const evs = s.log[i].events || [];
+    for (let j = evs.length - 1; j >= 0; j--) {
+      const e = evs[j];
+      if (e.type === "round_started") return out.reverse();
+      if (e.type === "discarded") out.push(e.card);
+    }
+  }
+  return out.reverse();
+}
+
+function LogRoot() {
+  const s = useStore(store);
+  if (!s.view) return null;
+  return html`<${Log} s=${s} />`;
+}
+
+export function start() {
+  if (!hasGame) return; // a table waiting for players is plain server-rendered forms
+  const payload = initialPayload();
+  const seenSeq = readLocal(SEEN_KEY, null);
+  apply(payload, "page");
+  const s = store.get();
+  const mine = s.meta.my_seat;
+  let since = payload.since || null;
+  if (!since && seenSeq !== null) since = s.log.filter((e) => e.seq > seenSeq && e.seat !== mine);
+  if (s.log.length) writeLocal(SEEN_KEY, s.log[s.log.length - 1].seq);
+  updateTitle(s);
+  const game = document.getElementById("game");
+  game.setAttribute("aria-busy", "false");
+  game.replaceChildren();
+  render(html`<${Game} since=${since} />`, game);
+  const logRoot = document.getElementById("log-root");
+  if (logRoot) { logRoot.replaceChildren(); render(html`<${LogRoot} />`, logRoot); }
+  startSocket();
+}
+
+// Motion hooks: Preact renders synchronously on the next microtask after store.set, so the
+// snapshot is taken in apply's listeners and played after the render.
+onApplied(() => {
+  motionBefore = snapshot();
+  const before = motionBefore, hints = motionHints;
+  requestAnimationFrame(() => play(before, hints));
+});

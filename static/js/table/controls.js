@@ -1,0 +1,187 @@
+// What to do now, and the buttons to do it: the status bar, the "May I?" offer, staging and
+// the contract meter, the action buttons. The buttons shown follow the view (phase, active
+// seat, window, swaps, contracts) and the server's legal actions when it sends them; the
+// engine refuses anything else with a reason, which the page shows as it is.
+import { html } from "./ui.js";
+import { Card, MiniCards, faceOf, spoken } from "./cards.js";
+import { left } from "./clock.js";
+import { seatName, possessive } from "./names.js";
+import { store } from "./state.js";
+
+export function myTurn(s) {
+  const { meta, view } = s;
+  return meta.my_seat !== null && view.active_seat === meta.my_seat && !view.game_over;
+}
+
+export function canAnswer(s) {
+  const { meta, view } = s;
+  const mine = meta.my_seat;
+  if (mine === null || view.game_over || view.hand === null || view.my_answer !== null && view.my_answer !== undefined) return false;
+  const w = view.buy_window;
+  return w ? w.waiting.includes(mine) : view.active_seat !== mine && Boolean(view.discard_top) && view.phase === "draw";
+}
+
+// The status bar: one sentence saying what to do now.
+export function statusText(s) {
+  const { meta, view } = s;
+  const faces = view.faces;
+  const mine = meta.my_seat;
+  const w = view.buy_window;
+  const label = (c) => (faceOf(c, faces) || {}).label || "";
+  if (view.game_over) return "The game is over.";
+  if (w && mine !== null && w.waiting.includes(mine)) {
+    const t = left(meta.window_deadline);
+    return `May I? ${label(w.card)} + a penalty card${t ? `: ${t} left` : ""}`;
+  }
+  if (myTurn(s)) {
+    if (view.phase === "draw") return view.discard_top ? `Draw from the stock or take ${label(view.discard_top)}` : "Draw from the stock";
+    if (view.phase === "selling") return "The discard is on sale; your draw follows";
+    if (view.turn_done || view.phase === "done") return "Your turn ends when the “May I?” window closes";
+    const down = view.contract_down[mine];
+    const owed = (view.swapped || []).filter((c) => view.hand.includes(c));
+    if (owed.length) return `Play the ${owed.map(label).join(", ")} you took off the table`;
+    const end = view.final_discard_allowed ? "or discard" : view.hand.length === 1 ? "lay off or pass" : "or discard";
+    if (!down) return `Lay down ${view.contracts && view.contracts.length > 1 ? view.contracts.map((c) => c.text).join(" or ") : view.contract.text}, ${end}`;
+    return `Lay off ${end}`;
+  }
+  if (view.active_seat === null || view.active_seat === undefined) return "Waiting";
+  if (w) return `“May I?” on ${label(w.card)}: waiting for ${w.waiting.map((p) => seatName(meta, p)).join(", ") || "the window to close"}`;
+  return `Waiting for ${seatName(meta, view.active_seat)}`;
+}
+
+export function StatusBar({ s }) {
+  const mine = myTurn(s) || canAnswer(s) && s.view.buy_window;
+  return html`<div class=${`status-bar ${mine ? "mine" : ""}`} id="status-bar">
+    <span id="turn-text">${statusText(s)}</span>
+    <span class="round-info" id="round-line">Round ${s.view.round} of ${s.view.rounds} · contract: <strong>${s.view.contract.text}</strong>${s.view.game_over ? " · game over" : ""}</span>
+  </div>`;
+}
+
+// "May I?": the offer names the card and the penalty, with the window's countdown inside it.
+export function Offer({ s, act }) {
+  const { meta, view } = s;
+  const faces = view.faces;
+  const w = view.buy_window;
+  const answer = canAnswer(s);
+  const card = w ? w.card : view.discard_top;
+  if (!w && !answer && !view.my_answer) return null;
+  const t = w ? left(meta.window_deadline) : null;
+  return html`<div class=${`offer ${answer ? "open" : ""}`} id="window" role="region" aria-label="May I?">
+    ${card && html`<${Card} id=${card} faces=${faces} small=${true} />`}
+    <div class="offer-text">
+      ${w
+        ? html`<span>“May I?” <strong>${spoken(w.card, faces)}</strong> + a penalty card${t ? html` · <span class="countdown" data-countdown="window">${t}</span> left` : ""}</span>
+          ${w.waiting.length ? html`<span class="hint">Waiting for ${w.waiting.map((p) => seatName(meta, p)).join(", ")}.</span>` : ""}`
+        : answer
+          ? html`<span>Answer now for <strong>${spoken(card, faces)}</strong> (the discard on top), in case ${seatName(meta, view.active_seat)} draws from the stock.</span>`
+          : ""}
+      ${view.my_answer ? html`<span class="hint">You said ${view.my_answer === "may_i" ? "“May I?”" : "no thanks"}${card ? ` for ${spoken(card, faces)}` : ""}.</span>` : ""}
+    </div>
+    ${answer && html`<span class="buttons">
+      <button type="button" class="primary" data-action="may_i" onClick=${() => act({ type: "may_i" })}>May I?</button>
+      <button type="button" data-action="no_thanks" onClick=${() => act({ type: "no_thanks" })}>No thanks</button>
+    </span>`}
+  </div>`;
+}
+
+// Rook: swapping a tabled wild for the natural it stands for. The offers are the view's
+// `swaps` (the engine's list); the wild named on the button is read from the meld.
+function swapOffers(s) {
+  const { view } = s;
+  if (!Array.isArray(view.swaps)) return [];
+  const faces = view.faces;
+  const seen = new Set();
+  const out = [];
+  for (const sw of view.swaps) {
+    const m = view.melds.find((x) => x.id === sw.meld);
+    if (!m) continue;
+    const f = faceOf(sw.card, faces);
+    let wild = null;
+    if (m.kind === "run" && m.start != null) wild = m.cards[f.rank - m.start];
+    else wild = m.cards.find((c) => faceOf(c, faces).wild);
+    if (!wild || !faceOf(wild, faces).wild) wild = m.cards.find((c) => faceOf(c, faces).wild);
+    const key = `${sw.meld}|${f.label}`; // two copies of one card: one button
+    if (!wild || seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ...sw, wild, owner: m.owner, kind: m.kind });
+  }
+  return out;
+}
+
+function stagedCards(s) { return s.staged.flat(); }
+
+export function Staging({ s, meter }) {
+  const { view } = s;
+  const faces = view.faces;
+  if (!myTurn(s) || view.phase !== "play" || view.contract_down[s.meta.my_seat]) return null;
+  const unstage = (c) => store.set((st) => ({ staged: st.staged.map((g) => g.filter((x) => x !== c)).filter((g) => g.length) }));
+  return html`<div class="staging" id="staging">
+    <div class="meter" id="contract-meter" aria-live="polite">
+      <span>Round ${view.round} needs <strong>${view.contracts && view.contracts.length > 1 ? view.contracts.map((c) => c.text).join(" or ") : view.contract.text}</strong>.</span>
+      ${meter ? html` <span class=${`meter-makes ${meter.complete ? "complete" : ""}`}>${meter.text}</span>` : ""}
+    </div>
+    ${s.staged.length ? html`<div class="staged-groups" aria-label="Staged groups">
+      ${s.staged.map((g, i) => html`<div class="staged" key=${g.join(",")} role="group" aria-label=${`Staged group ${i + 1}`}>
+        ${g.map((c) => html`<button type="button" key=${c} class="staged-card" data-staged=${c} aria-label=${`${spoken(c, faces)}: unstage`} onClick=${() => unstage(c)}><${Card} id=${c} faces=${faces} small=${true} /></button>`)}
+      </div>`)}
+    </div>` : ""}
+  </div>`;
+}
+
+export function Actions({ s, act, layDown }) {
+  const { meta, view } = s;
+  const mine = meta.my_seat;
+  const turn = myTurn(s);
+  const sel = s.selected;
+  const b = (action, text, onClick, extra) => html`<button type="button" data-action=${action} onClick=${onClick} disabled=${s.pending} ...${extra || {}}>${text}</button>`;
+  const out = [];
+  if (turn && view.phase === "draw") {
+    out.push(b("draw", "Draw from stock", () => act({ type: "draw", source: "stock" }), { "data-source": "stock", "aria-keyshortcuts": "D" }));
+    if (view.discard_top) out.push(b("draw", "Take the discard", () => act({ type: "draw", source: "discard" }), { "data-source": "discard", "aria-keyshortcuts": "T" }));
+  }
+  const choices = view.contracts || [view.contract];
+  if (turn && view.phase === "play") {
+    if (!view.contract_down[mine]) {
+      out.push(b("stage", "Stage selected", () => {
+        if (!sel.length) { store.set({ error: "Select the cards of one meld, then stage them." }); return; }
+        store.set((st) => ({ staged: st.staged.concat([st.selected]), selected: [], error: "" }));
+      }, { "aria-keyshortcuts": "G" }));
+      if (choices.length > 1) {
+        // Rook's round 7 with the table option round7 = "choice": the player says which
+        // contract the cards make.
+        out.push(html`<span class="contract-choice" id="contract-choice" role="group" aria-label="Choose your contract">
+          <span class="hint">Round ${view.round}: choose your contract — </span>
+          ${choices.map((c, i) => b("lay_down", `Lay down as ${c.text}`, () => layDown(c), { "data-contract": String(i) }))}
+        </span>`);
+      } else {
+        out.push(b("lay_down", "Lay down contract", () => layDown(null), { "aria-keyshortcuts": "L" }));
+      }
+    }
+    out.push(b("discard", "Discard selected", () => {
+      if (sel.length !== 1) { store.set({ error: "Select exactly one card to discard." }); return; }
+      act({ type: "discard", card: sel[0] });
+    }, { "aria-keyshortcuts": "X" }));
+    if (!view.final_discard_allowed) out.push(b("pass", "Pass", () => act({ type: "pass" })));
+  }
+  if (turn && (view.phase === "draw" || view.phase === "play") && view.ruleset === "bga") {
+    out.push(b("mayi_meld", "MAYI meld selected", () => act({ type: "mayi_meld", cards: sel })));
+  }
+  const swaps = turn && view.phase === "play" ? swapOffers(s) : [];
+  if (swaps.length) {
+    out.push(html`<span class="swaps" id="swaps" role="group" aria-label="Swap a wild off the table">
+      ${swaps.map((sw) => b("swap_wild", `Swap ${faceOf(sw.card, view.faces).label} for the ${faceOf(sw.wild, view.faces).label} in ${possessive(meta, sw.owner, mine)} ${sw.kind}`,
+        () => act({ type: "swap_wild", meld: sw.meld, card: sw.card }), { "data-swap-meld": sw.meld, "data-swap-card": sw.card }))}
+    </span>`);
+  }
+  const owed = (view.swapped || []).filter((c) => view.hand && view.hand.includes(c));
+  const hint = turn && owed.length
+    ? `Play the ${owed.map((c) => faceOf(c, view.faces).label).join(", ")} you took off the table before your turn ends.`
+    : turn && view.phase === "play" && view.contract_down[mine]
+      ? "To lay off, select a card and click (or drag it onto) a meld." : "";
+  return html`<div class="actions-box">
+    <div class="buttons" id="actions">${out}</div>
+    <p class="hint" id="hint">${hint}</p>
+  </div>`;
+}
+
+export { stagedCards, MiniCards };

@@ -1,0 +1,108 @@
+// The game log, rendered from the server's deltalog: each move's public events (redacted per
+// seat), in words with card pictures ("Bot 3 said May I? and took 7M and a penalty card").
+// The full history is paged from the move log (GET /api/tables/<id>/log?before=<seq>).
+import { html } from "./ui.js";
+import { MiniCards, faceOf } from "./cards.js";
+import { seatName, possessive } from "./names.js";
+import { loadOlderLog } from "./state.js";
+
+const C = (ids) => ({ cards: Array.isArray(ids) ? ids : [ids] });
+
+function who(meta, seat) {
+  return seat === meta.my_seat ? "You" : seatName(meta, seat);
+}
+
+// One event in words: a list of strings and {cards: [...]} parts; null for the silent ones.
+export function eventParts(e, meta, entry) {
+  const w = (seat) => who(meta, seat);
+  const kindOf = (id) => id;
+  switch (e.type) {
+    case "drew":
+      if (e.source === "discard") return [`${w(e.seat)} took`, C(e.card), "from the discard pile"];
+      return e.card ? [`${w(e.seat)} drew`, C(e.card), "from the stock"] : [`${w(e.seat)} drew from the stock`];
+    case "declined": return [`${w(e.seat)} left the discard for the stock`];
+    case "window_opened": return ["“May I?” is open on", C(e.card)];
+    case "answered":
+      return e.answer === "may_i" ? [`${w(e.seat)} said “May I?” for`, C(e.card)] : [`${w(e.seat)} said no thanks to`, C(e.card)];
+    case "window_closed": return e.buyer === null || e.buyer === undefined ? ["Nobody bought", C(e.card)] : null;
+    case "bought": return [`${w(e.seat)} said “May I?” and took`, C(e.card), "and a penalty card"];
+    case "sale_cancelled": return ["The sale was called off: no penalty card was left"];
+    case "discarded": return [`${w(e.seat)} discarded`, C(e.card)];
+    case "discard_held": return [`${w(e.seat)} discarded; it lands when the “May I?” window closes`];
+    case "pass_held": return [`${w(e.seat)} passed; it counts when the “May I?” window closes`];
+    case "passed": return [`${w(e.seat)} passed`];
+    case "laid_down": {
+      const parts = [`${w(e.seat)} laid down`];
+      (e.melds || []).forEach((m, i) => { if (i) parts.push("and"); parts.push(C(m.cards)); });
+      return parts;
+    }
+    case "laid_off": {
+      return [`${w(e.seat)} laid off`, C(e.card), `on a meld${e.end ? ` (${e.end} end)` : ""}`];
+    }
+    case "mayi_meld": return [`${w(e.seat)} laid a MAYI meld`, C(e.meld.cards), `(${e.score} points)`];
+    case "replacements": return [`${w(e.seat)} drew ${e.count} replacement cards`];
+    case "wild_swapped": return [`${w(e.seat)} swapped`, C(e.card), "for", C(e.wild)];
+    case "went_out": return [`${w(e.seat)} went out!`];
+    case "round_started": return [`Round ${e.round} begins; ${seatName(meta, e.dealer)} deals, ${seatName(meta, e.active)} plays first`];
+    case "round_ended":
+      return [e.went_out === null || e.went_out === undefined ? `Round ${e.round} ended with nobody out` : `Round ${e.round} ended: ${who(meta, e.went_out)} went out`];
+    case "game_over": {
+      const winners = (e.places || []).map((p, s) => (p === 1 ? seatName(meta, s) : null)).filter((x) => x !== null);
+      return [`Game over: ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}`];
+    }
+    case "stock_rebuilt": return ["The discard pile was shuffled into a new stock"];
+    case "timed_out": return [`${w(e.seat)} ran out of time; the bot played the turn`];
+    case "strike": return [`${w(e.seat)} got a strike${e.count ? ` (${e.count})` : ""}`];
+    case "expelled": return [`${w(e.seat)} was expelled; a bot plays on`];
+    case "window_timer": return ["The “May I?” window's timer ran out"];
+    default: return null;
+  }
+}
+
+export function entryLines(entry, meta) {
+  const lines = [];
+  const events = entry.events || [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    // "said May I?" followed by the sale reads as one sentence.
+    if (e.type === "answered" && e.answer === "may_i" && events.slice(i + 1).some((x) => x.type === "bought" && x.seat === e.seat)) continue;
+    if (e.type === "turn") continue;
+    const parts = eventParts(e, meta, entry);
+    if (parts) lines.push(parts);
+  }
+  return lines;
+}
+
+export function partsText(parts, faces) {
+  return parts.map((p) => (typeof p === "string" ? p : p.cards.map((c) => (faceOf(c, faces) || {}).label).join(" "))).join(" ");
+}
+
+function Line({ parts, faces }) {
+  return html`${parts.map((p, i) => (typeof p === "string" ? `${i ? " " : ""}${p}` : html` <${MiniCards} ids=${p.cards} faces=${faces} />`))}`;
+}
+
+export function Log({ s }) {
+  const { meta, view } = s;
+  const faces = { ...(s.logFaces || {}), ...view.faces };
+  if (!s.hasDeltalog) {
+    return html`<section class="panel log-panel" aria-labelledby="log-title">
+      <h2 id="log-title">Log</h2>
+      <ol id="log" class="log">${s.legacyLog.map((t, i) => html`<li key=${i}>${t}</li>`)}</ol>
+      ${!s.legacyLog.length && html`<p class="hint" id="log-empty">What happens at the table appears here as it happens.</p>`}
+    </section>`;
+  }
+  const items = [];
+  for (let i = s.log.length - 1; i >= 0; i--) {
+    const entry = s.log[i];
+    const lines = entryLines(entry, meta);
+    lines.forEach((parts, j) => items.push(html`<li key=${`${entry.seq}.${j}`} data-seq=${entry.seq} class=${entry.seat === meta.my_seat ? "mine" : ""}>
+      <${Line} parts=${parts} faces=${faces} />${entry.by_bot && entry.seat !== null && !(meta.seats.find((x) => x.position === entry.seat) || {}).is_bot ? html` <span class="hint">(bot)</span>` : ""}
+    </li>`));
+  }
+  return html`<section class="panel log-panel" aria-labelledby="log-title">
+    <h2 id="log-title">Log</h2>
+    <ol id="log" class="log">${items}</ol>
+    ${!items.length && html`<p class="hint" id="log-empty">What happens at the table appears here as it happens.</p>`}
+    ${!s.logDone && html`<button type="button" class="link" id="log-older" onClick=${loadOlderLog}>Show earlier moves</button>`}
+  </section>`;
+}

@@ -1,0 +1,85 @@
+// The table's websocket. Every committed change pushes this user's view; every message is also
+// dispatched as a "mayi:socket" CustomEvent for the other modules of the page (chat, the seed
+// commitment: templates/games/_table_side.html). A dropped socket (daphne and proxies close
+// idle ones) reconnects with exponential backoff and jitter and is answered with a fresh frame;
+// while it is down the page says "reconnecting…" and, as a fallback only, polls the API.
+import { apply, refetch, tableId } from "./state.js";
+
+let socket = null;
+let retry = 0;
+let retryTimer = null;
+let fallbackTimer = null;
+let stopped = false;
+
+function setStatus(text, live) {
+  const status = document.getElementById("live-status");
+  if (status) {
+    status.textContent = text;
+    status.classList.toggle("live", live);
+    status.classList.toggle("stale", !live);
+  }
+  // What is shown may be out of date until the socket is back: say so, visibly.
+  const game = document.getElementById("game");
+  if (game) game.classList.toggle("stale", !live);
+}
+
+function startFallback() {
+  if (fallbackTimer === null) fallbackTimer = setInterval(refetch, 15000);
+}
+function stopFallback() {
+  if (fallbackTimer !== null) { clearInterval(fallbackTimer); fallbackTimer = null; }
+}
+
+export function connect() {
+  if (stopped || (socket && socket.readyState <= 1)) return;
+  clearTimeout(retryTimer);
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${tableId}/`);
+  socket = ws;
+  // A socket still closing when we reconnected (the tab came back, the network returned)
+  // closes later: it must neither mark the page stale nor start one more connection.
+  ws.onmessage = (event) => {
+    if (socket !== ws) return;
+    let message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    // Other modules of the page (chat, ...) see every message of the table's socket.
+    window.dispatchEvent(new CustomEvent("mayi:socket", { detail: message }));
+    if (message.type === "table") {
+      // The first frame after (re)connecting is the fresh state: from now on we are live.
+      retry = 0;
+      setStatus("live", true);
+      stopFallback();
+      apply(message, "socket");
+    } else if (message.type === "refused") {
+      stopped = true;
+      stopFallback();
+      setStatus(message.error.code === 4401
+        ? "Signed out: reload the page to sign in again."
+        : "You can no longer follow this table.", false);
+    }
+  };
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    if (stopped || (event.code >= 4400 && event.code < 4500)) { stopped = true; return; }
+    setStatus("reconnecting…", false);
+    startFallback();
+    // Exponential backoff with jitter, so a restarted server is not hit by everyone at once.
+    const delay = Math.min(30000, 500 * 2 ** retry) * (0.5 + Math.random() / 2);
+    retry = Math.min(retry + 1, 10);
+    retryTimer = setTimeout(connect, delay);
+  };
+}
+
+export function startSocket() {
+  // A keepalive: proxies close sockets that stay silent, and it keeps us marked online.
+  setInterval(() => {
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "ping" }));
+  }, 45000);
+  // Back from a sleeping laptop or a lost network: try at once rather than after the backoff.
+  window.addEventListener("online", () => { retry = 0; connect(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") { retry = 0; connect(); }
+  });
+  connect();
+}

@@ -1,0 +1,143 @@
+// The page's state: the table meta and this seat's view as the server sent them, the log
+// entries gathered from the server's deltalog, and what only this browser knows (selection,
+// staged groups, the last card drawn). Versions keep it right: older or equal payloads are
+// ignored, and a frame more than one version ahead is followed by a fresh GET.
+import { createStore } from "./ui.js";
+
+const root = document.getElementById("table");
+export const tableId = root ? root.dataset.tableId : null;
+const embedded = document.getElementById("table-payload");
+export const hasGame = Boolean(embedded);
+
+export const store = createStore({
+  meta: null,
+  view: null,
+  version: root ? Number(root.dataset.version) : 0,
+  log: [], // deltalog entries {seq, seat, by_bot, events}, oldest first, one per seq
+  logOldest: null, // the smallest seq we hold; older pages come from GET .../log?before=
+  logDone: false, // the first move is in hand
+  legacyLog: [], // lines guessed from two views, only while the server sends no deltalog
+  hasDeltalog: false,
+  selected: [],
+  staged: [],
+  lastDrawn: [],
+  error: "",
+  notice: "",
+  pending: false,
+});
+
+const listeners = [];
+// Others (the log announcer, motion) hear each applied payload with the state before it.
+export function onApplied(fn) { listeners.push(fn); }
+
+function mergeLog(current, entries) {
+  if (!Array.isArray(entries) || !entries.length) return current;
+  const bySeq = new Map(current.map((e) => [e.seq, e]));
+  for (const e of entries) bySeq.set(e.seq, e);
+  return Array.from(bySeq.values()).sort((a, b) => a.seq - b.seq);
+}
+
+export function apply(payload, source) {
+  const s = store.get();
+  const v = payload.table.version;
+  if (!embedded) {
+    // A table waiting for players is server-rendered with plain forms: draw it afresh.
+    if (v > s.version) window.location.reload();
+    return false;
+  }
+  if (s.meta !== null && v <= s.version) return false;
+  const jumped = s.meta !== null && v > s.version + 1;
+  const before = s;
+  const view = payload.view;
+  const hand = view && view.hand ? view.hand : [];
+  const inHand = new Set(hand);
+  const prevHand = before.view && before.view.hand ? before.view.hand : null;
+  let lastDrawn = before.lastDrawn.filter((c) => inHand.has(c));
+  if (prevHand && view && view.round === before.view.round) {
+    const had = new Set(prevHand);
+    const fresh = hand.filter((c) => !had.has(c));
+    if (fresh.length) lastDrawn = fresh;
+  } else if (prevHand) {
+    lastDrawn = [];
+  }
+  const hasDeltalog = before.hasDeltalog || Array.isArray(payload.log);
+  const log = mergeLog(before.log, payload.log);
+  const legacyLog = hasDeltalog || !before.view ? before.legacyLog : describeChange(before, payload).concat(before.legacyLog).slice(0, 30);
+  store.set({
+    meta: payload.table,
+    view,
+    version: v,
+    log,
+    logOldest: log.length ? log[0].seq : before.logOldest,
+    logDone: before.logDone || (log.length > 0 && log[0].seq <= 1),
+    hasDeltalog,
+    legacyLog,
+    selected: before.selected.filter((c) => inHand.has(c)),
+    staged: before.staged.map((g) => g.filter((c) => inHand.has(c))).filter((g) => g.length),
+    lastDrawn,
+  });
+  if (root) root.dataset.version = String(v);
+  for (const fn of listeners) fn(before, store.get(), source);
+  if (jumped && source === "socket") refetch(); // we missed frames: re-read to be sure
+  return true;
+}
+
+export async function refetch() {
+  try {
+    const response = await fetch(`/api/tables/${tableId}`, { credentials: "same-origin" });
+    if (response.ok) apply(await response.json(), "get");
+  } catch (e) { /* offline: the socket will re-sync */ }
+}
+
+// Older moves, a page at a time (GET /api/tables/<id>/log?before=<seq>).
+export async function loadOlderLog() {
+  const s = store.get();
+  if (s.logDone || !s.hasDeltalog) return;
+  const before = s.logOldest === null ? s.version + 1 : s.logOldest;
+  try {
+    const response = await fetch(`/api/tables/${tableId}/log?before=${before}`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const body = await response.json();
+    const entries = body.log || [];
+    const log = mergeLog(store.get().log, entries);
+    store.set({
+      log,
+      logOldest: log.length ? log[0].seq : null,
+      logDone: entries.length === 0 || body.more === false || (log.length > 0 && log[0].seq <= 1),
+    });
+  } catch (e) { /* offline: try again later */ }
+}
+
+export function initialPayload() {
+  return embedded ? JSON.parse(embedded.textContent) : null;
+}
+
+// ---- only while the server sends no deltalog: lines guessed from two views ---------------
+function nameOf(meta, pos) {
+  const seat = meta && meta.seats.find((x) => x.position === pos);
+  return seat ? seat.user || `Bot ${pos + 1}` : `Seat ${pos + 1}`;
+}
+function describeChange(before, payload) {
+  const a = before.view, b = payload.view, m = payload.table;
+  const out = [];
+  if (!a || !b) return out;
+  const name = (p) => nameOf(m, p);
+  if (b.round !== a.round) out.push(`Round ${a.round} ended; round ${b.round} begins.`);
+  if (b.round === a.round) {
+    if (a.phase === "draw" && b.phase !== "draw" && a.active_seat === b.active_seat) out.push(`${name(a.active_seat)} drew a card.`);
+    const wa = a.buy_window, wb = b.buy_window;
+    if (wa && wb && wa.card === wb.card) {
+      wb.passed.filter((x) => !wa.passed.includes(x)).forEach((x) => out.push(`${name(x)} said no thanks.`));
+      wb.claimed.filter((x) => !wa.claimed.includes(x)).forEach((x) => out.push(`${name(x)} said “May I?”.`));
+    }
+    if (!a.my_answer && b.my_answer) out.push(`You said ${b.my_answer === "may_i" ? "“May I?”" : "no thanks"}.`);
+    b.buys_used.forEach((n, s) => { if (n > a.buys_used[s]) out.push(`${name(s)} said “May I?” and bought a card.`); });
+    if (b.melds.length > a.melds.length) {
+      new Set(b.melds.slice(a.melds.length).map((x) => x.owner)).forEach((o) => out.push(`${name(o)} laid melds down.`));
+    }
+    if (b.discard_size > a.discard_size && b.discard_top) out.push(`${name(a.active_seat)} discarded ${b.faces[b.discard_top] ? b.faces[b.discard_top].label : ""}.`);
+  }
+  if (b.game_over && !a.game_over) out.push("Game over.");
+  else if (b.active_seat !== a.active_seat && b.active_seat !== null) out.push(`${name(b.active_seat)}'s turn.`);
+  return out.reverse();
+}

@@ -185,8 +185,8 @@ def _shows_the_table(page: Any, table: Table, seat: int) -> None:
     page.wait_for_function(
         f"document.getElementById('table').dataset.version === '{table.version}'"
     )
-    assert page.inner_text("#stock-count") == str(view["stock_size"])
-    assert page.inner_text("#discard-count") == str(view["discard_size"])
+    assert page.get_attribute("#stock-count", "data-count") == str(view["stock_size"])
+    assert page.get_attribute("#discard-count", "data-count") == str(view["discard_size"])
     active = page.locator("#players .seat.active")
     if view["active_seat"] is None:
         assert active.count() == 0

@@ -61,7 +61,7 @@ onApplied((before, after, source) => {
       if (ev.type === "drew" && ev.card) motionHints[ev.card] = ev.source;
       if (ev.type === "discarded" && ev.seat !== mine) motionHints[ev.card] = ev.seat;
     }
-    if (e.seat !== mine || e.by_bot) words.push(...entryLines(e, after.meta).map((p) => partsText(p, after.view.faces)));
+    if (e.seat !== mine || e.by_bot) words.push(...entryLines(e, after.meta, after.view.melds).map((p) => partsText(p, after.view.faces)));
   }
   for (const c of after.lastDrawn) if (!motionHints[c]) motionHints[c] = "stock";
   const wasMine = myTurn(before) && before.view.phase === "draw";
@@ -168,6 +168,10 @@ function Game({ since: since0 }) {
       const click = (sel) => { const b = document.querySelector(sel); if (b && !b.disabled) { event.preventDefault(); b.click(); } };
       if (event.key === "?") { event.preventDefault(); setHelp((x) => !x); }
       else if (event.key === "Escape") { setHelp(false); setRoundPanel(null); }
+      else if (k === "h") {
+        const card = document.querySelector("#hand [data-card][tabindex='0']") || document.querySelector("#hand [data-card]");
+        if (card) { event.preventDefault(); card.focus(); }
+      }
       else if (k === "d") click("#actions [data-action='draw'][data-source='stock']");
       else if (k === "t") click("#actions [data-action='draw'][data-source='discard']");
       else if (k === "x") click("#actions [data-action='discard']");
@@ -193,7 +197,7 @@ function Game({ since: since0 }) {
     <div class="game-tools">
       <button type="button" class="help-button" id="help-button" aria-expanded=${help ? "true" : "false"} aria-controls="help" aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>?<span class="visually-hidden"> Rules and keys</span></button>
     </div>
-    <${Help} open=${help} onClose=${() => setHelp(false)} fourColour=${fourColour} setFourColour=${(v) => { setFourColourState(v); writeLocal("mayi:four-colour", v); }}
+    <${Help} view=${view} open=${help} onClose=${() => setHelp(false)} fourColour=${fourColour} setFourColour=${(v) => { setFourColourState(v); writeLocal("mayi:four-colour", v); }}
       notify=${notify} setNotify=${async (v) => {
         if (v && "Notification" in window && Notification.permission !== "granted") {
           const p = await Notification.requestPermission();
@@ -213,7 +217,7 @@ function Game({ since: since0 }) {
     </div>
     ${hand && !view.game_over && html`<section class=${`my-hand ${turn ? "my-turn" : ""}`} id="my-hand" aria-label="Your hand">
       <div class="hand-head">
-        <h2>Your hand <span class="hint">· ${hand.length + staged.size} cards${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span> if the round ended now` : ""}</span></h2>
+        <h2>Your hand <span class="hint">· ${hand.length + staged.size} card${hand.length + staged.size === 1 ? "" : "s"}${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span> if the round ended now` : ""}</span></h2>
         <${SortMenu} pref=${pref} setPref=${setPref} />
       </div>
       <${Staging} s=${s} meter=${meter} />
@@ -226,8 +230,9 @@ function Game({ since: since0 }) {
   `;
 }
 
-// The last few discards of this round, newest last, from the log (the view shows the top).
+// The last few discards, newest last: the view's (h11srv), else from the log.
 function recentDiscards(s) {
+  if (Array.isArray(s.view.discard_recent)) return s.view.discard_recent;
   const out = [];
   for (let i = s.log.length - 1; i >= 0 && out.length < 5; i--) {
     const evs = s.log[i].events || [];
@@ -253,8 +258,12 @@ export function start() {
   apply(payload, "page");
   const s = store.get();
   const mine = s.meta.my_seat;
-  let since = payload.since || null;
-  if (!since && seenSeq !== null) since = s.log.filter((e) => e.seq > seenSeq && e.seat !== mine);
+  // "Since you last looked": the moves after the version this player saw last (the server
+  // keeps it: meta.last_seen_version), else after the last move this browser showed.
+  let since = null;
+  const seenVersion = s.meta.last_seen_version;
+  if (seenVersion !== null && seenVersion !== undefined) since = s.log.filter((e) => e.version > seenVersion && e.seat !== mine);
+  else if (seenSeq !== null) since = s.log.filter((e) => e.seq > seenSeq && e.seat !== mine);
   if (s.log.length) writeLocal(SEEN_KEY, s.log[s.log.length - 1].seq);
   updateTitle(s);
   const game = document.getElementById("game");

@@ -35,11 +35,11 @@ export function Seats({ s }) {
         </div>
         <div class="seat-hand"><${Fan} count=${view.hand_sizes[p]} /><span class="hand-count" title="cards in hand">${view.hand_sizes[p]}</span></div>
         <dl class="seat-facts">
-          <div><dt>Score</dt><dd class="score">${view.total_scores[p]}</dd></div>
-          <div><dt>Buys</dt><dd>${buys}</dd></div>
-          <div><dt>Down</dt><dd>${view.contract_down[p] ? "✓" : "—"}</dd></div>
+          <div class="f-score"><dt>Score</dt><dd class="score">${view.total_scores[p]}</dd></div>
+          <div class="f-buys"><dt>Buys</dt><dd>${buys}</dd></div>
+          <div class="f-down"><dt>Down</dt><dd>${view.contract_down[p] ? "✓" : "—"}</dd></div>
           ${view.mayi_melds && view.mayi_melds[p] ? html`<div><dt>MAYI</dt><dd>${view.mayi_melds[p]}</dd></div>` : ""}
-          ${place ? html`<div><dt>Place</dt><dd>${place}</dd></div>` : html`<div><dt>Clock</dt><dd class="clock" data-clock=${p}>${clockText(meta, view, p)}</dd></div>`}
+          ${place ? html`<div><dt>Place</dt><dd>${place}</dd></div>` : html`<div class="f-clock"><dt>Clock</dt><dd class="clock" data-clock=${p}>${clockText(meta, view, p)}</dd></div>`}
           ${seat.missed_turns ? html`<div><dt>Strikes</dt><dd>${seat.missed_turns}</dd></div>` : ""}
         </dl>
       </li>`;
@@ -55,14 +55,14 @@ export function Piles({ s, canDraw, onDraw, recent }) {
   return html`<div class="piles" id="piles">
     <button type="button" class=${`pile stock ${canDraw ? "glow" : ""}`} id="stock" disabled=${!canDraw}
         aria-label=${`Stock, ${view.stock_size} cards${canDraw ? ": draw from the stock (D)" : ""}`} onClick=${() => onDraw("stock")}>
-      <${CardBack} /><span class="pile-count" id="stock-count">${view.stock_size}</span>
+      <${CardBack} /><span class="pile-count" id="stock-count" data-count=${view.stock_size} data-t=${view.stock_size}></span>
     </button>
     <div class="discard-wrap" data-drop="discard">
       <button type="button" class=${`pile discard ${canTake ? "glow" : ""}`} id="discard" disabled=${!canTake}
-          aria-label=${top ? `Discard pile, ${view.discard_size} cards, top ${spoken(top, faces)}${canTake ? ": take it (T)" : ""}` : "Discard pile, empty"}
+          aria-label=${top ? `Discard pile, ${view.discard_size} card${view.discard_size === 1 ? "" : "s"}, top ${spoken(top, faces)}${canTake ? ": take it (T)" : ""}` : "Discard pile, empty"}
           onClick=${() => onDraw("discard")}>
-        ${top ? html`<${Card} key=${top} id=${top} faces=${faces} />` : html`<span class="pc pc-empty"></span>`}
-        <span class="pile-count" id="discard-count">${view.discard_size}</span>
+        ${top ? html`<${Card} key=${top} id=${top} faces=${faces} hidden=${true} />` : html`<span class="pc pc-empty"></span>`}
+        <span class="pile-count" id="discard-count" data-count=${view.discard_size} data-t=${view.discard_size}></span>
       </button>
       ${recent.length > 1 && html`<div class="recent" role="note" aria-label="Recent discards">
         <span class="recent-title">Recent discards</span>
@@ -96,7 +96,7 @@ export function Melds({ s, targets, onMeld }) {
       ${view.melds.filter((m) => m.owner === o).map((m) => {
         const t = targets ? targets.get(m.id) : null;
         const cls = ["meld", `meld-${m.kind}`, t ? "target" : "", targets && !t ? "not-target" : ""].join(" ");
-        const label = `${KIND[m.kind] || m.kind} of ${seatName(meta, m.owner)}: ${m.cards.map((c) => spoken(c, faces)).join(", ")}${t ? ". Lay off here" : ""}`;
+        const label = `${KIND[m.kind] || m.kind} · ${seatName(meta, m.owner)}: ${m.cards.map((c) => spoken(c, faces)).join(", ")}${t ? ". Lay off here" : ""}`;
         const both = t && t.has("low") && t.has("high");
         return html`<div key=${m.id} class="meld-wrap" data-meld-drop=${m.kind === "mayi" ? null : m.id}>
           ${both && html`<button type="button" class="meld-end low" aria-label=${`Lay off at the low end of ${label}`} onClick=${() => onMeld(m, "low")}>◀</button>`}
@@ -107,7 +107,7 @@ export function Melds({ s, targets, onMeld }) {
             onMeld(m, both ? end : null);
           }}>
             <span class="meld-label">${KIND[m.kind] || m.kind} · ${seatName(meta, m.owner)}</span>
-            <span class="meld-cards">${m.cards.map((c, i) => html`<${Card} key=${c} id=${c} faces=${faces} stands=${stands(m, i, faces)} small=${true} />`)}</span>
+            <span class="meld-cards">${m.cards.map((c, i) => html`<${Card} key=${c} id=${c} faces=${faces} stands=${stands(m, i, faces)} small=${true} hidden=${true} />`)}</span>
           </button>
           ${both && html`<button type="button" class="meld-end high" aria-label=${`Lay off at the high end of ${label}`} onClick=${() => onMeld(m, "high")}>▶</button>`}
         </div>`;

@@ -39,7 +39,7 @@ export function faceOf(id, faces) {
 }
 
 export function cardSet(id) {
-  const p = id[0];
+  const p = id ? id[0] : "w";
   return "wbg".includes(p) ? "bga" : "pqrs".includes(p) ? "standard" : "rook";
 }
 
@@ -57,10 +57,12 @@ export function spoken(id, faces) {
   return `${f.rank} ${SUIT_NAME[f.suit] || f.suit}`;
 }
 
-// The letter/suit as a symbol with its own shape. viewBox 0 0 24 24.
+// The letter/suit as a symbol with its own shape. viewBox 0 0 24 24. The card's text (ranks,
+// letters) is CSS generated content from data-t: controls holding cards carry an aria-label,
+// and text inside them would differ from it (WCAG 2.5.3, label in name).
 function Symbol({ set, suit, cls }) {
   if (set === "standard") {
-    return html`<svg class=${`sym ${cls || ""}`} viewBox="0 0 24 24" aria-hidden="true"><text x="12" y="19" text-anchor="middle" font-size="22">${STANDARD_SYMBOL[suit]}</text></svg>`;
+    return html`<span class=${`sym sym-suit ${cls || ""}`} data-t=${STANDARD_SYMBOL[suit]}></span>`;
   }
   const shape = {
     // bga letters
@@ -75,16 +77,15 @@ function Symbol({ set, suit, cls }) {
     K: html`<polygon points="12,0 24,12 12,24 0,12" />`,
   }[set === "rook" && suit === "Y" ? "Y_rook" : suit];
   const letter = set === "bga" ? suit : "";
-  const ty = suit === "A" || (set === "rook" && suit === "Y") ? 19 : 16.5;
-  return html`<svg class=${`sym ${cls || ""}`} viewBox="0 0 24 24" aria-hidden="true">
-    <g class="sym-shape">${shape}</g>
-    ${letter && html`<text class="sym-letter" x="12" y=${ty} text-anchor="middle" font-size="12" font-weight="700">${letter}</text>`}
-  </svg>`;
+  return html`<span class=${`sym ${cls || ""} ${suit === "A" ? "sym-low" : ""}`}>
+    <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><g class="sym-shape">${shape}</g></svg>
+    ${letter && html`<span class="sym-l" data-t=${letter}></span>`}
+  </span>`;
 }
 
 // The Rook bird, drawn simply: a body, a wing, a beak and an eye.
 function Bird() {
-  return html`<svg class="bird" viewBox="0 0 48 40" aria-hidden="true">
+  return html`<svg class="bird" viewBox="0 0 48 40" aria-hidden="true" focusable="false">
     <path d="M6 28 C10 14 22 8 32 10 L40 6 L38 13 C44 16 44 24 38 28 C30 34 16 34 6 28 Z" fill="#111827" />
     <path d="M16 22 C22 14 30 14 34 18 C28 20 22 24 16 22 Z" fill="#b91c1c" />
     <path d="M40 6 L47 8 L40 11 Z" fill="#b45309" />
@@ -95,31 +96,32 @@ function Bird() {
 function WildFace({ f, set, stands }) {
   const word = f.label === "?" ? "WILD" : f.label.toUpperCase();
   return html`
-    <span class="pc-corner">${set === "rook" && f.label === "Rook" ? "R" : set === "standard" ? "★" : "?"}</span>
+    <span class="pc-corner" data-t=${set === "rook" && f.label === "Rook" ? "R" : set === "standard" ? "★" : "?"}></span>
     <span class="pc-centre">
-      ${set === "rook" && f.label === "Rook" ? html`<${Bird} />` : html`<span class="wild-mark" aria-hidden="true">${set === "standard" ? "★" : "?"}</span>`}
-      <span class="wild-word">${word}</span>
+      ${set === "rook" && f.label === "Rook" ? html`<${Bird} />` : html`<span class="wild-mark" data-t=${set === "standard" ? "★" : "?"}></span>`}
+      <span class="wild-word" data-t=${word}></span>
     </span>
-    ${stands != null && html`<span class="pc-stands" title=${`stands for ${stands}`}>=${stands}</span>`}`;
+    ${stands != null && html`<span class="pc-stands" data-t=${`=${stands}`}></span>`}`;
 }
 
 // One card. `id` keys it; `label` (data-label) is the face as the engine writes it ("7M",
 // "Q♥", "Rook"), which tests and the log use.
-export function Card({ id, faces, stands, small, extraClass }) {
-  const f = faceOf(id, faces);
-  const set = cardSet(id);
+// `face` and `set` draw a card known only by its face (a finished round's hands).
+export function Card({ id, faces, face, set: setName, stands, small, extraClass, hidden }) {
+  const f = face || faceOf(id, faces);
+  const set = setName || cardSet(id);
   const cls = ["pc", `pc-${set}`, small ? "pc-small" : "", extraClass || ""];
   if (f.wild) {
     cls.push("pc-wild", f.label === "Rook" ? "pc-rook-bird" : "");
-    return html`<span class=${cls.join(" ")} data-label=${f.label} data-card-face=${id}>
+    return html`<span class=${cls.join(" ")} data-label=${f.label} data-card-face=${id || null} aria-hidden=${hidden ? "true" : null}>
       <${WildFace} f=${f} set=${set} stands=${stands} />
     </span>`;
   }
   cls.push(`s-${f.suit}`);
   const r = rankText(set, f.rank);
-  return html`<span class=${cls.join(" ")} data-label=${f.label} data-card-face=${id}>
-    <span class="pc-corner"><b>${r}</b><${Symbol} set=${set} suit=${f.suit} cls="sym-corner" /></span>
-    <span class="pc-centre"><b class="pc-big">${r}</b><${Symbol} set=${set} suit=${f.suit} cls="sym-big" /></span>
+  return html`<span class=${cls.join(" ")} data-label=${f.label} data-card-face=${id || null} aria-hidden=${hidden ? "true" : null}>
+    <span class="pc-corner"><b data-t=${r}></b><${Symbol} set=${set} suit=${f.suit} cls="sym-corner" /></span>
+    <span class="pc-centre"><b class="pc-big" data-t=${r}></b><${Symbol} set=${set} suit=${f.suit} cls="sym-big" /></span>
   </span>`;
 }
 
@@ -131,6 +133,13 @@ export function CardBack({ small }) {
 // A row of small cards for the log and the panels, with words for screen readers.
 export function MiniCards({ ids, faces }) {
   return html`<span class="mini-cards" role="img" aria-label=${ids.map((c) => spoken(c, faces)).join(", ")}>${ids.map(
-    (c) => html`<${Card} key=${c} id=${c} faces=${faces} small=${true} />`,
+    (c) => html`<${Card} key=${c} id=${c} faces=${faces} small=${true} hidden=${true} />`,
+  )}</span>`;
+}
+
+// The same from face data alone (no ids): a round's hands once the cards are dealt again.
+export function FaceCards({ list, set }) {
+  return html`<span class="mini-cards" role="img" aria-label=${list.map((f) => f.label).join(", ")}>${list.map(
+    (f, i) => html`<${Card} key=${i} id=${null} face=${f} set=${set} small=${true} hidden=${true} />`,
   )}</span>`;
 }

@@ -67,11 +67,11 @@ export function Offer({ s, act }) {
   if (!w && !answer && !view.my_answer) return null;
   const t = w ? left(meta.window_deadline) : null;
   return html`<div class=${`offer ${answer ? "open" : ""}`} id="window" role="region" aria-label="May I?">
-    ${card && html`<${Card} id=${card} faces=${faces} small=${true} />`}
+    ${card && html`<${Card} id=${card} faces=${faces} small=${true} hidden=${true} />`}
     <div class="offer-text">
       ${w
         ? html`<span>“May I?” <strong>${spoken(w.card, faces)}</strong> + a penalty card${t ? html` · <span class="countdown" data-countdown="window">${t}</span> left` : ""}</span>
-          ${w.waiting.length ? html`<span class="hint">Waiting for ${w.waiting.map((p) => seatName(meta, p)).join(", ")}.</span>` : ""}`
+          ${w.waiting.length ? html`<span class="hint">Waiting for ${w.waiting.map((p) => (p === meta.my_seat ? "you" : seatName(meta, p))).join(", ")}.</span>` : ""}`
         : answer
           ? html`<span>Answer now for <strong>${spoken(card, faces)}</strong> (the discard on top), in case ${seatName(meta, view.active_seat)} draws from the stock.</span>`
           : ""}
@@ -122,7 +122,7 @@ export function Staging({ s, meter }) {
     </div>
     ${s.staged.length ? html`<div class="staged-groups" aria-label="Staged groups">
       ${s.staged.map((g, i) => html`<div class="staged" key=${g.join(",")} role="group" aria-label=${`Staged group ${i + 1}`}>
-        ${g.map((c) => html`<button type="button" key=${c} class="staged-card" data-staged=${c} aria-label=${`${spoken(c, faces)}: unstage`} onClick=${() => unstage(c)}><${Card} id=${c} faces=${faces} small=${true} /></button>`)}
+        ${g.map((c) => html`<button type="button" key=${c} class="staged-card" data-staged=${c} aria-label=${`${spoken(c, faces)}: unstage`} onClick=${() => unstage(c)}><${Card} id=${c} faces=${faces} small=${true} hidden=${true} /></button>`)}
       </div>`)}
     </div>` : ""}
   </div>`;

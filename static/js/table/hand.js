@@ -143,7 +143,7 @@ export function Hand({ s, order, onReorder, onDrop }) {
           aria-label=${label} tabindex=${c === focus ? 0 : -1}
           onClick=${onClick} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove}
           onPointerUp=${onPointerUp} onPointerCancel=${onPointerUp} onFocus=${() => setFocusId(c)}>
-        <${Card} id=${c} faces=${faces} />
+        <${Card} id=${c} faces=${faces} hidden=${true} />
       </button>`;
     })}
   </div>`;

@@ -13,9 +13,8 @@ function who(meta, seat) {
 }
 
 // One event in words: a list of strings and {cards: [...]} parts; null for the silent ones.
-export function eventParts(e, meta, entry) {
+export function eventParts(e, meta, melds) {
   const w = (seat) => who(meta, seat);
-  const kindOf = (id) => id;
   switch (e.type) {
     case "drew":
       if (e.source === "discard") return [`${w(e.seat)} took`, C(e.card), "from the discard pile"];
@@ -25,7 +24,11 @@ export function eventParts(e, meta, entry) {
     case "answered":
       return e.answer === "may_i" ? [`${w(e.seat)} said “May I?” for`, C(e.card)] : [`${w(e.seat)} said no thanks to`, C(e.card)];
     case "window_closed": return e.buyer === null || e.buyer === undefined ? ["Nobody bought", C(e.card)] : null;
-    case "bought": return [`${w(e.seat)} said “May I?” and took`, C(e.card), "and a penalty card"];
+    case "bought": {
+      const n = e.penalty_count === undefined ? 1 : e.penalty_count;
+      const mine = e.penalty_cards && e.penalty_cards.length;
+      return [`${w(e.seat)} said “May I?” and took`, C(e.card), ...(mine ? ["and the penalty card", C(e.penalty_cards)] : [n === 1 ? "and a penalty card" : n ? `and ${n} penalty cards` : ""])];
+    }
     case "sale_cancelled": return ["The sale was called off: no penalty card was left"];
     case "discarded": return [`${w(e.seat)} discarded`, C(e.card)];
     case "discard_held": return [`${w(e.seat)} discarded; it lands when the “May I?” window closes`];
@@ -37,10 +40,12 @@ export function eventParts(e, meta, entry) {
       return parts;
     }
     case "laid_off": {
-      return [`${w(e.seat)} laid off`, C(e.card), `on a meld${e.end ? ` (${e.end} end)` : ""}`];
+      const m = (melds || []).find((x) => x.id === e.meld);
+      const where = m ? `on ${m.owner === e.seat ? (e.seat === meta.my_seat ? "your" : "their") : possessive(meta, m.owner, meta.my_seat)} ${m.kind}` : "on a meld";
+      return [`${w(e.seat)} laid off`, C(e.card), where];
     }
     case "mayi_meld": return [`${w(e.seat)} laid a MAYI meld`, C(e.meld.cards), `(${e.score} points)`];
-    case "replacements": return [`${w(e.seat)} drew ${e.count} replacement cards`];
+    case "replacements": return e.cards && e.cards.length ? [`${w(e.seat)} drew the replacement cards`, C(e.cards)] : [`${w(e.seat)} drew ${e.count} replacement cards`];
     case "wild_swapped": return [`${w(e.seat)} swapped`, C(e.card), "for", C(e.wild)];
     case "went_out": return [`${w(e.seat)} went out!`];
     case "round_started": return [`Round ${e.round} begins; ${seatName(meta, e.dealer)} deals, ${seatName(meta, e.active)} plays first`];
@@ -59,7 +64,7 @@ export function eventParts(e, meta, entry) {
   }
 }
 
-export function entryLines(entry, meta) {
+export function entryLines(entry, meta, melds) {
   const lines = [];
   const events = entry.events || [];
   for (let i = 0; i < events.length; i++) {
@@ -67,7 +72,7 @@ export function entryLines(entry, meta) {
     // "said May I?" followed by the sale reads as one sentence.
     if (e.type === "answered" && e.answer === "may_i" && events.slice(i + 1).some((x) => x.type === "bought" && x.seat === e.seat)) continue;
     if (e.type === "turn") continue;
-    const parts = eventParts(e, meta, entry);
+    const parts = eventParts(e, meta, melds);
     if (parts) lines.push(parts);
   }
   return lines;
@@ -94,7 +99,7 @@ export function Log({ s }) {
   const items = [];
   for (let i = s.log.length - 1; i >= 0; i--) {
     const entry = s.log[i];
-    const lines = entryLines(entry, meta);
+    const lines = entryLines(entry, meta, view.melds);
     lines.forEach((parts, j) => items.push(html`<li key=${`${entry.seq}.${j}`} data-seq=${entry.seq} class=${entry.seat === meta.my_seat ? "mine" : ""}>
       <${Line} parts=${parts} faces=${faces} />${entry.by_bot && entry.seat !== null && !(meta.seats.find((x) => x.position === entry.seat) || {}).is_bot ? html` <span class="hint">(bot)</span>` : ""}
     </li>`));

@@ -1,7 +1,7 @@
 // Moments: the end of a round (who went out, each hand and its points, MAYI melds, totals),
 // the end of the game (winner, places, "play again"), and "since you last looked".
 import { html } from "./ui.js";
-import { MiniCards } from "./cards.js";
+import { MiniCards, FaceCards } from "./cards.js";
 import { seatName } from "./names.js";
 import { entryLines, partsText } from "./log.js";
 import { store, tableId } from "./state.js";
@@ -19,13 +19,14 @@ function lastEvent(log, type, round) {
 export function roundResult(s, round) {
   const { view } = s;
   const e = lastEvent(s.log, "round_ended", round);
-  const data = (view.round_results || []).find((r) => r.round === round) || (s.meta.round_results || []).find((r) => r.round === round) || null;
+  const data = view.last_round && view.last_round.round === round ? view.last_round : null;
   const scores = (data && data.scores) || (e && e.scores) || view.round_scores[round - 1];
   if (!scores) return null;
   return {
     round,
     wentOut: data && data.went_out !== undefined ? data.went_out : e ? e.went_out : scores.indexOf(Math.min(...scores)),
-    hands: (data && data.hands) || (round === view.round && view.game_over ? view.hands : null),
+    faceHands: data && data.hands ? data.hands : null,
+    hands: round === view.round && view.game_over ? view.hands : null,
     penalties: (data && data.penalties) || (e && e.penalties) || null,
     mayi: (data && data.mayi_melds) || (e && e.mayi_melds) || null,
     scores,
@@ -46,7 +47,9 @@ export function RoundPanel({ s, round, onClose }) {
       <thead><tr><th scope="col">Player</th><th scope="col">Cards left</th><th scope="col">Points</th>${r.mayi ? html`<th scope="col">MAYI melds</th>` : ""}<th scope="col">Round</th><th scope="col">Total</th></tr></thead>
       <tbody>${Array.from({ length: n }, (_, p) => html`<tr key=${p} class=${p === r.wentOut ? "winner" : ""}>
         <th scope="row">${seatName(meta, p)}</th>
-        <td>${r.hands && r.hands[p] ? (r.hands[p].length ? html`<${MiniCards} ids=${r.hands[p]} faces=${faces} />` : "out") : p === r.wentOut ? "out" : "—"}</td>
+        <td>${r.faceHands && r.faceHands[p]
+          ? (r.faceHands[p].length ? html`<${FaceCards} list=${r.faceHands[p]} set=${view.card_set} />` : "out")
+          : r.hands && r.hands[p] ? (r.hands[p].length ? html`<${MiniCards} ids=${r.hands[p]} faces=${faces} />` : "out") : p === r.wentOut ? "out" : "—"}</td>
         <td>${r.penalties ? r.penalties[p] : "—"}</td>
         ${r.mayi ? html`<td>${r.mayi[p]}</td>` : ""}
         <td>${r.scores[p]}</td>
@@ -58,7 +61,8 @@ export function RoundPanel({ s, round, onClose }) {
 }
 
 async function playAgain(s) {
-  const url = s.meta.play_again_url || `/api/tables/${tableId}/again`;
+  if (s.meta.rematch) { window.location.assign(`/tables/${s.meta.rematch}/`); return; }
+  const url = s.meta.play_again_url || `/api/tables/${tableId}/rematch`;
   const { response, data } = await post(url, {});
   if (response.ok && data) {
     const id = (data.table && data.table.id) || data.id;
@@ -78,21 +82,21 @@ export function GamePanel({ s }) {
   return html`<section class="moment game-end" id="game-end" aria-labelledby="game-end-title">
     <h2 id="game-end-title">${winners.map((p) => seatName(meta, p)).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!</h2>
     <ol class="places">${order.map((p) => html`<li key=${p} class=${view.places && view.places[p] === 1 ? "first" : ""}>
-      <span class="place">${view.places ? view.places[p] : ""}</span> <strong>${seatName(meta, p)}</strong>${p === meta.my_seat ? " (you)" : ""} · ${view.total_scores[p]} points · went out ${view.rounds_out[p]}×
+      <span class="place">${view.places ? view.places[p] : ""}</span> <strong>${seatName(meta, p)}</strong>${p === meta.my_seat ? " (you)" : ""} · ${view.total_scores[p]} points · out first in ${view.rounds_out[p]} round${view.rounds_out[p] === 1 ? "" : "s"}
     </li>`)}</ol>
     <table class="list results" id="scores">
       <thead><tr><th scope="col">Round</th>${Array.from({ length: n }, (_, p) => html`<th scope="col" key=${p}>${seatName(meta, p)}</th>`)}</tr></thead>
       <tbody>${rounds.map((r, i) => html`<tr key=${i}><th scope="row">${i + 1}</th>${r.map((x, p) => html`<td key=${p}>${x}</td>`)}</tr>`)}
       <tr class="total"><th scope="row">Total</th>${view.total_scores.map((x, p) => html`<td key=${p}>${x}</td>`)}</tr></tbody>
     </table>
-    ${meta.my_seat !== null && html`<div class="buttons"><button type="button" class="primary" id="play-again" onClick=${() => playAgain(s)}>Play again with the same players</button></div>`}
+    ${meta.my_seat !== null && html`<div class="buttons"><button type="button" class="primary" id="play-again" onClick=${() => playAgain(s)}>${meta.rematch ? "Go to the new game" : "Play again with the same players"}</button></div>`}
   </section>`;
 }
 
 export function Since({ s, since, onClose }) {
   if (!since || !since.length) return null;
   const faces = { ...(s.logFaces || {}), ...s.view.faces };
-  const lines = since.flatMap((e) => entryLines(e, s.meta));
+  const lines = since.flatMap((e) => entryLines(e, s.meta, s.view.melds));
   if (!lines.length) return null;
   const shown = lines.slice(-8);
   return html`<div class="since" id="since" role="region" aria-label="Since you last looked">

@@ -1,0 +1,82 @@
+"""Tables in an exact situation for the browser tests: a started table made through the
+services, whose state is then replaced by one built with tests/engine/helpers.make_state
+(every card of the decks in exactly one place, the invariants checked)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.db import connection
+
+from games import services
+from games.models import Seat, Table
+from tests.engine.helpers import make_state
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+
+
+def arranged_table(
+    host: Any, *, seats: int = 3, others: list[Any] | None = None, **state: Any
+) -> tuple[int, int]:
+    """A started bga table of ``host``, ``others`` and bots, its state replaced by
+    ``make_state(**state)`` where hands and seats are given relative to the host: ``me`` in
+    the keyword values is replaced by the host's position. Returns (table id, host's seat)."""
+    try:
+        table = services.table_create(host=host, seats=seats)
+        for user in others or []:
+            services.table_join(user=user, table_id=table.pk)
+        if len(others or []) + 1 < seats:
+            services.table_fill_with_bots(user=host, table_id=table.pk)
+        services.table_start(user=host, table_id=table.pk, seed="browser-arranged")
+        table.refresh_from_db()
+        me = Seat.objects.get(table=table, user=host).position
+        st = make_state(players=seats, **_relative(state, me, seats))
+        Table.objects.filter(pk=table.pk).update(state=st, version=table.version + 1)
+        return table.pk, me
+    finally:
+        connection.close()
+
+
+def _relative(state: dict[str, Any], me: int, n: int) -> dict[str, Any]:
+    """Seat numbers in ``state`` are counted from the host (0 = the host, 1 = the next seat)."""
+    out = dict(state)
+    seat = lambda k: (me + k) % n  # noqa: E731
+    if "hands" in out:
+        out["hands"] = {seat(k): v for k, v in out["hands"].items()}
+    for key in ("active", "discarder", "dealer"):
+        if key in out and out[key] is not None:
+            out[key] = seat(out[key])
+    if "window" in out:
+        out["window"] = {**out["window"], "eligible": [seat(k) for k in out["window"]["eligible"]]}
+    if "melds" in out and isinstance(out["melds"], dict):
+        out["melds"] = {seat(k): v for k, v in out["melds"].items()}
+    return out
+
+
+def shoot(page: Any, name: str) -> Path:
+    """A screenshot in tests/browser/screenshots/ (git-ignored), named by the viewport width."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    path = SCREENSHOTS / f"{name}-{width}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+def serious_violations(page: Any) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, { resultTypes: ["violations"] });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+        }"""
+    )
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width}px wide"

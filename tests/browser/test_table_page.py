@@ -1,0 +1,327 @@
+"""The game page as a player uses it: a whole round by clicking, then by the keyboard alone,
+at a desktop's and a phone's size; a refused lay-down showing its reason; the hand's order kept
+across a reload; the end of the round and of the game; no serious accessibility violation
+(axe-core, vendored in tests/browser/vendor/); never wider than the viewport.
+
+Each test arranges its table through the services and tests/engine/helpers.make_state
+(tests/browser/tables.py); the page is served by pytest-django's live_server (WSGI, no
+socket: the page shows what the API answers its POSTs), as in test_rook_controls.py.
+Screenshots go to tests/browser/screenshots/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from games.models import Table
+from tests.browser.pages import signed_in_page
+from tests.browser.tables import arranged_table, no_sideways_scroll, serious_violations, shoot
+from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_pools"),
+]
+
+SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
+
+# Round 1 (2 books). Seat 2 (a bot) drew from the stock and plays; the 9Y that seat 1 (a bot)
+# discarded is on offer and only I may still answer. I buy it (with the penalty card 7I), the
+# bot ends its turn, I draw 3A, lay down the 7s and the 9s, lay off 9Y and 7I, discard 3A: out.
+ROUND = {
+    "hands": {0: "7M 7A 7Y 9M 9A 9I"},
+    "discard": "9Y",
+    "stock": "7I 3A",
+    "active": 2,
+    "phase": "play",
+    "discarder": 1,
+    "window": {"eligible": [0]},
+    "hand_size": 7,
+}
+
+
+@pytest.fixture
+def pool() -> Iterator[ThreadPoolExecutor]:
+    # The services (and their on-commit broadcast) run off the thread of Playwright's loop.
+    with ThreadPoolExecutor(1) as executor:
+        yield executor
+
+
+def _version(page: Any) -> int:
+    return int(page.evaluate("document.getElementById('table').dataset.version"))
+
+
+def _moved(page: Any, version: int) -> int:
+    page.wait_for_function(f"Number(document.getElementById('table').dataset.version) > {version}")
+    return _version(page)
+
+
+def _card(face: str) -> str:
+    return f"#hand [data-card='w{face}']"
+
+
+def _hand(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#hand [data-card]", "els => els.map((e) => e.dataset.card)")
+
+
+def _open(browser: Any, url: str, user: Any, table_id: int, size: str) -> Any:
+    page = signed_in_page(browser, url, user)
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    page.goto(f"{url}/tables/{table_id}/")
+    page.wait_for_selector("#hand [data-card]")
+    return page
+
+
+def _meld_with(page: Any, face: str) -> Any:
+    return page.locator("#melds [data-meld]", has=page.locator(f"[data-label='{face}']"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
+    table_id, me = pool.submit(arranged_table, alice, **ROUND).result()
+    page = _open(browser, live_server.url, alice, table_id, size)
+    try:
+        # The offer names the card and the penalty; my hand is on the first screen.
+        offer = page.locator("#window")
+        assert "9 Y" in offer.inner_text() and "penalty card" in offer.inner_text()
+        assert "May I? 9Y + a penalty card" in page.inner_text("#status-bar")
+        hand_box = page.locator("#hand").bounding_box()
+        assert hand_box["y"] + hand_box["height"] <= SIZES[size][1]
+        no_sideways_scroll(page)
+        shoot(page, "offer")
+
+        v = _version(page)
+        page.click("#window [data-action='may_i']")
+        v = _moved(page, v)
+        # I bought 9Y and the penalty card; the bot finished its turn; now I draw.
+        assert set(_hand(page)) >= {"w9Y", "w7I"}
+        page.wait_for_selector("#stock.glow")
+        assert page.inner_text("#turn-text").startswith("Draw from the stock")
+        page.click("#stock")
+        v = _moved(page, v)
+        assert "last-drawn" in page.get_attribute(_card("3A"), "class")
+
+        # A lay-down that is no contract: refused, with the engine's reason; nothing moves.
+        for face in ("7M", "7A", "3A"):
+            page.click(_card(face))
+        page.click("#actions [data-action='lay_down']")
+        page.wait_for_function("document.getElementById('action-error').textContent.length > 0")
+        assert _version(page) == v
+        assert page.locator(_card("3A")).get_attribute("aria-pressed") == "true"
+        shoot(page, "refusal")
+        for face in ("7M", "7A", "3A"):
+            page.click(_card(face))
+
+        # Stage the 7s; unstage one by clicking it and stage it again; stage the 9s.
+        for face in ("7M", "7A", "7Y"):
+            page.click(_card(face))
+        page.click("#actions [data-action='stage']")
+        assert page.locator("#staging .staged [data-staged]").count() == 3
+        assert page.locator(_card("7M")).count() == 0
+        page.click("#staging [data-staged='w7Y']")
+        assert page.locator("#staging [data-staged]").count() == 2
+        assert page.locator(_card("7Y")).count() == 1
+        page.click("#staging [data-staged='w7M']")
+        page.click("#staging [data-staged='w7A']")
+        assert page.locator("#staging .staged").count() == 0
+        for face in ("7M", "7A", "7Y"):
+            page.click(_card(face))
+        page.click("#actions [data-action='stage']")
+        for face in ("9M", "9A", "9I"):
+            page.click(_card(face))
+        page.click("#actions [data-action='stage']")
+        assert page.locator("#staging .staged").count() == 2
+        page.click("#actions [data-action='lay_down']")
+        v = _moved(page, v)
+        assert page.locator("#melds .meld").count() >= 2
+        assert sorted(_hand(page)) == ["w3A", "w7I", "w9Y"]
+
+        # Lay off by clicking: 9Y on my 9s (the valid target is marked when the view says).
+        page.click(_card("9Y"))
+        nines = _meld_with(page, "9M")
+        page.wait_for_timeout(100)
+        nines.click()
+        v = _moved(page, v)
+        assert "9Y" in nines.locator("[data-label]").evaluate_all(
+            "els => els.map((e) => e.dataset.label)"
+        )
+
+        # Lay off by dragging 7I onto my 7s (pointer events, as a mouse or a finger).
+        sevens = _meld_with(page, "7M")
+        page.locator(_card("7I")).hover()
+        page.mouse.down()
+        box = sevens.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+        page.mouse.up()
+        v = _moved(page, v)
+        assert _hand(page) == ["w3A"]
+        no_sideways_scroll(page)
+        shoot(page, "mid-round")
+
+        # The last card: discard it and go out; the end of the round is shown.
+        page.click(_card("3A"))
+        page.click("#actions [data-action='discard']")
+        page.wait_for_selector("#round-end")
+        text = page.inner_text("#round-end")
+        assert "Round 1 is over" in text and "alice went out" in text
+        table = Table.objects.get(pk=table_id)
+        assert table.state["round"] == 2 and table.state["scores"][0][me] == 0
+        no_sideways_scroll(page)
+        shoot(page, "round-end")
+        page.click("#round-end-close")
+        assert page.locator("#round-end").count() == 0
+    finally:
+        page.context.close()
+
+
+def _focus_card(page: Any, card: str) -> None:
+    """Move the keyboard focus to a card of the hand with the arrow keys."""
+    page.keyboard.press("h")
+    for _ in range(30):
+        now = page.evaluate("document.activeElement && document.activeElement.dataset.card")
+        order = _hand(page)
+        if now == card:
+            return
+        page.keyboard.press("ArrowRight" if order.index(card) > order.index(now) else "ArrowLeft")
+    raise AssertionError(f"could not reach {card}")
+
+
+def _key_select(page: Any, *faces: str) -> None:
+    for face in faces:
+        _focus_card(page, f"w{face}")
+        page.keyboard.press("Space")
+
+
+def _tab_to(page: Any, selector: str, backwards: bool = True) -> None:
+    for _ in range(60):
+        if page.evaluate(
+            "(sel) => document.activeElement && document.activeElement.matches(sel)", selector
+        ):
+            return
+        page.keyboard.press("Shift+Tab" if backwards else "Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_round_with_the_keyboard_alone(live_server, browser, alice, pool):
+    table_id, me = pool.submit(arranged_table, alice, **ROUND).result()
+    page = _open(browser, live_server.url, alice, table_id, "phone")
+    try:
+        v = _version(page)
+        page.keyboard.press("m")  # "May I?"
+        v = _moved(page, v)
+        page.wait_for_selector("#stock.glow")
+        page.keyboard.press("d")  # draw from the stock
+        v = _moved(page, v)
+
+        _key_select(page, "7M", "7A", "3A")
+        page.keyboard.press("l")  # lay down: refused, with the reason
+        page.wait_for_function("document.getElementById('action-error').textContent.length > 0")
+        assert _version(page) == v
+        _key_select(page, "7M", "7A", "3A")  # unselect
+
+        _key_select(page, "7M", "7A", "7Y")
+        page.keyboard.press("g")  # stage
+        _key_select(page, "9M", "9A", "9I")
+        page.keyboard.press("g")
+        page.keyboard.press("l")
+        v = _moved(page, v)
+
+        for face, on in (("9Y", "9M"), ("7I", "7M")):
+            _key_select(page, face)
+            meld = _meld_with(page, on).get_attribute("data-meld")
+            _tab_to(page, f"[data-meld='{meld}']")
+            page.keyboard.press("Enter")
+            v = _moved(page, v)
+        assert _hand(page) == ["w3A"]
+
+        _key_select(page, "3A")
+        page.keyboard.press("x")  # discard: out
+        page.wait_for_selector("#round-end")
+        assert "alice went out" in page.inner_text("#round-end")
+        page.keyboard.press("Escape")
+        assert page.locator("#round-end").count() == 0
+    finally:
+        page.context.close()
+
+
+def test_the_hand_order_survives_a_reload(live_server, browser, alice, pool):
+    table_id, _ = pool.submit(arranged_table, alice, **ROUND).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    try:
+        page.select_option("#sort", "number")
+        assert _hand(page) == ["w7M", "w7A", "w7Y", "w9M", "w9A", "w9I"]
+        # Shift + arrow moves a card (and the order becomes mine).
+        _focus_card(page, "w7M")
+        page.keyboard.press("Shift+ArrowRight")
+        page.keyboard.press("Shift+ArrowRight")
+        order = _hand(page)
+        assert order == ["w7A", "w7Y", "w7M", "w9M", "w9A", "w9I"]
+        assert page.evaluate("document.activeElement.dataset.card") == "w7M"
+        log_before = page.locator("#log li").count()
+        page.reload()
+        page.wait_for_selector("#hand [data-card]")
+        assert _hand(page) == order
+        assert page.input_value("#sort") == "manual"
+        assert page.locator("#log li").count() >= log_before
+        # A new card joins at the end; the order of the others holds.
+        v = _version(page)
+        page.click("#window [data-action='may_i']")
+        _moved(page, v)
+        assert _hand(page)[:6] == order
+    finally:
+        page.context.close()
+
+
+def _accessible(page: Any) -> None:
+    found = serious_violations(page)
+    assert not found, json.dumps(found, indent=1)
+
+
+# Round 7 (3 runs, no final discard): I hold three runs and lay them all down: out, and the
+# game is over.
+LAST_ROUND = {
+    "round": 7,
+    "hands": {0: "1M 2M 3M 4M 5M 1A 2A 3A 4A 1Y 2Y 3Y 4Y"},
+    "active": 0,
+    "phase": "play",
+    "hand_size": 12,
+    "scores": [[0, 5, 10], [12, 0, 7], [3, 4, 0], [0, 9, 9], [20, 0, 1], [6, 6, 0]],
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_end_of_the_game_and_no_serious_accessibility_violation(
+    live_server, browser, alice, pool, size
+):
+    table_id, me = pool.submit(arranged_table, alice, **LAST_ROUND).result()
+    page = _open(browser, live_server.url, alice, table_id, size)
+    try:
+        _accessible(page)
+        page.keyboard.press("?")
+        page.wait_for_selector("#help")
+        assert "3 runs" in page.inner_text("#help-contracts")
+        shoot(page, "help")
+        _accessible(page)
+        page.keyboard.press("?")
+
+        for card in _hand(page):
+            page.click(f"#hand [data-card='{card}']")
+        page.click("#actions [data-action='lay_down']")
+        page.wait_for_selector("#game-end")
+        assert "alice wins" in page.inner_text("#game-end")
+        assert page.locator("#play-again").is_visible()
+        page.wait_for_selector("#round-end")
+        shoot(page, "game-end-round")
+        page.click("#round-end-close")
+        no_sideways_scroll(page)
+        shoot(page, "game-end")
+        _accessible(page)
+        assert Table.objects.get(pk=table_id).state["game_over"] is True
+    finally:
+        page.context.close()

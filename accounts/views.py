@@ -8,6 +8,7 @@ from django.db.models import Count, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.forms import ReminderForm, VacationForm
@@ -22,17 +23,31 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
 
+def _safe_next(request: HttpRequest) -> str:
+    """The page to go on to after signing up (an invite link, "Play now"), if it is ours."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
 def signup(request: HttpRequest) -> HttpResponse:
+    next_url = _safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.get_username()}!")
-        return redirect("home")
+        return redirect(next_url or "home")
     return render(
-        request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200
+        request,
+        "registration/signup.html",
+        {"form": form, "next": next_url},
+        status=400 if form.errors else 200,
     )
 
 

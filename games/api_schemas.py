@@ -136,6 +136,14 @@ class TableCreateIn(Strict):
     )
 
 
+class PlayNowIn(Strict):
+    """ "Play now against bots": a started table of one person and bots, with clocks made
+    for it (a "May I?" window of seconds; the bots answer at once)."""
+
+    ruleset: StrictStr = Field(default="bga", max_length=20, description=RULESETS_TEXT)
+    seats: StrictInt = Field(default=4, description="the table's size; the others are bots")
+
+
 class BuyOrderIn(Strict):
     order: Literal["ask", "never", "completes"] = Field(
         description="ask: no order; never: always no thanks; completes: May I? when the card "

@@ -4,6 +4,7 @@ from django import forms
 
 from games.engine.rulesets import RULESETS
 from games.models import MAX_SEATS
+from rules.content import TITLES, ruleset_names
 
 # The smallest table any ruleset allows (rook: 2); the engine vets seats per ruleset.
 FEWEST_SEATS = min(r.min_players for r in RULESETS.values())
@@ -74,11 +75,38 @@ class TableForm(forms.Form):
         initial="choice",
     )
 
+    # Fields that are engine options of some rulesets only (RuleSet.options): the lobby shows
+    # each under the rulesets that have it (static/js/lobby.js); clean() drops it elsewhere.
+    RULESET_OPTION_FIELDS = ("round7",)
+    ADVANCED_FIELDS = (
+        "turn_seconds",
+        "bank_seconds",
+        "bank_max_seconds",
+        "window_seconds",
+        "strikes",
+    )
+
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        # One line each, from the engine's RuleSet.description.
+        # Short names in the menu; the engine's one-line RuleSet.description beside it.
         self.fields["ruleset"].choices = [
-            (name, f"{name}: {RULESETS[name].description}") for name in sorted(RULESETS)
+            (name, f"{TITLES.get(name, name)} ({name})") for name in ruleset_names()
+        ]
+
+    def ruleset_descriptions(self) -> list[tuple[str, str]]:
+        return [(name, RULESETS[name].description) for name in ruleset_names()]
+
+    def advanced_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.ADVANCED_FIELDS]
+
+    def ruleset_option_fields(self) -> list[tuple[forms.BoundField, str]]:
+        """(field, the rulesets that have it, space-separated), for data-rulesets."""
+        return [
+            (
+                self[name],
+                " ".join(n for n in ruleset_names() if name in RULESETS[n].option_names),
+            )
+            for name in self.RULESET_OPTION_FIELDS
         ]
 
     def clean(self) -> dict:

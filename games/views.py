@@ -16,27 +16,38 @@ from games.models import Table
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    tables = []
-    if request.user.is_authenticated:
-        tables = [
-            (t, services.table_meta(t, list(t.seats.all()), request.user))
-            for t in services.table_list_for_user(user=request.user)
-        ]
-    else:
-        open_tables = (
-            Table.objects.filter(status=Table.Status.OPEN, public=True)
-            .select_related("host")
-            .prefetch_related("seats__user")
-            .order_by("-created")[:50]
-        )
-        tables = [
-            (t, services.table_meta(t, list(t.seats.all()), request.user)) for t in open_tables
-        ]
+    return _home(request, TableForm())
+
+
+def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
+    """The lobby: "Play now", my games (the ones waiting on me first), open tables, the create
+    form; to a signed-out visitor, what the game is and the way in."""
+    lobby = services.lobby_for_user(user=request.user)
     return render(
         request,
         "games/home.html",
-        {"tables": tables, "form": TableForm(), "invite_form": InviteForm()},
+        {
+            "lobby": lobby,
+            "form": form,
+            "invite_form": InviteForm(),
+            "play_now_window": services.PLAY_NOW_WINDOW_SECONDS,
+        },
+        status=status,
     )
+
+
+@login_required
+def play_now(request: HttpRequest) -> HttpResponse:
+    """POST: a started table against bots, at once. GET (a sign-in's ``next`` lands here, and
+    a GET must not create anything): the one button to press."""
+    if request.method != "POST":
+        return render(request, "games/play_now.html", {})
+    try:
+        table = services.table_play_now(user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("home")
+    return redirect("table", table_id=table.pk)
 
 
 @login_required
@@ -44,22 +55,12 @@ def home(request: HttpRequest) -> HttpResponse:
 def table_create(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
     if not form.is_valid():
-        return render(
-            request,
-            "games/home.html",
-            {"tables": [], "form": form, "invite_form": InviteForm()},
-            status=400,
-        )
+        return _home(request, form, status=400)
     try:
         table = services.table_create(host=request.user, **form.cleaned_data)
     except services.ServiceError as exc:
         form.add_error(None, exc.message)
-        return render(
-            request,
-            "games/home.html",
-            {"tables": [], "form": form, "invite_form": InviteForm()},
-            status=400,
-        )
+        return _home(request, form, status=400)
     return redirect("table", table_id=table.pk)
 
 
@@ -169,9 +170,9 @@ def table_buy_order(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect("table", table_id=table_id)
 
 
-@login_required
 def invite_page(request: HttpRequest, code: str) -> HttpResponse:
-    """What an invite link opens: the table it leads to, and a button to take a seat."""
+    """What an invite link opens: the table it leads to, and a button to take a seat; to a
+    signed-out visitor, sign up or log in first, and come back here (``next``)."""
     table = Table.objects.select_related("host").filter(invite_code=code).first()
     if table is None:
         return render(

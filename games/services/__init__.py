@@ -14,8 +14,10 @@ from .errors import (
     StaleVersion,
     TableNotFound,
 )
+from .lobby import Lobby, LobbyEntry, lobby_for_user
 from .orders import seat_set_buy_order
 from .play import table_close_buy_window, table_submit_action, table_timeout_turn
+from .play_now import PLAY_NOW_WINDOW_SECONDS, table_play_now
 from .queries import (
     seat_of,
     table_check_access,
@@ -30,6 +32,11 @@ from .tables import table_create, table_fill_with_bots, table_join, table_leave,
 from .vacation import vacation_days_left, vacation_end, vacation_start
 
 __all__ = [
+    "PLAY_NOW_WINDOW_SECONDS",
+    "Lobby",
+    "LobbyEntry",
+    "lobby_for_user",
+    "table_play_now",
     "BadOptions",
     "Busy",
     "Conflict",

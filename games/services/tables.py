@@ -72,6 +72,14 @@ def table_create(
         "strikes": _int_option("strikes", strikes, 1, 20),
         "engine": dict(engine_options or {}),
     }
+    return table_open(host=host, ruleset=ruleset, options=options, public=public)
+
+
+def table_open(
+    *, host: AbstractBaseUser, ruleset: str, options: dict[str, Any], public: bool
+) -> Table:
+    """Write a table whose clock options are already checked (table_create checks a person's
+    choices; "Play now" sets clocks below the people's minimum, made for play against bots)."""
     # The engine is the authority on what a ruleset and its options allow: ask it now rather
     # than when the table starts with everyone seated.
     try:

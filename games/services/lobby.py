@@ -1,0 +1,88 @@
+"""The lobby's read: my games (the ones waiting on me first) and the open tables to join."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from games import engine
+from games.engine.legal import answerers
+from games.models import Table
+
+from .queries import seat_of, table_list_for_user, table_meta
+
+YOUR_TURN = "your_turn"
+MAY_I_OPEN = "may_i"
+MARK_LABELS = {YOUR_TURN: "your turn", MAY_I_OPEN: "May I? open"}
+
+
+@dataclass
+class LobbyEntry:
+    table: Table
+    meta: dict[str, Any]
+    # YOUR_TURN, MAY_I_OPEN or "" (the game waits on somebody else, or is not playing).
+    mark: str
+    # The last change to the table: a move, a seat taken, the start.
+    last_move: datetime
+
+    @property
+    def mark_label(self) -> str:
+        return MARK_LABELS.get(self.mark, "")
+
+
+@dataclass
+class Lobby:
+    mine: list[LobbyEntry]
+    open_tables: list[LobbyEntry]
+
+
+def waiting_mark(table: Table, position: int | None) -> str:
+    """What the game waits on this seat for: its turn, an open "May I?" window, or nothing.
+
+    The engine says which seats the game waits on (``seats_to_act``) and which of them may
+    answer a window (``answerers``); this only names the difference.
+    """
+    state = table.state
+    if position is None or state is None or table.status != Table.Status.PLAYING:
+        return ""
+    if position not in engine.seats_to_act(state):
+        return ""
+    if state.get("window") is not None and position in answerers(state):
+        return MAY_I_OPEN
+    return YOUR_TURN
+
+
+def lobby_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Lobby:
+    """My tables (waiting on me first, then the most recently changed) and the open public
+    tables I could join. A signed-out visitor gets the open tables only."""
+    if user.is_authenticated:
+        tables = list(table_list_for_user(user=user))
+    else:
+        tables = list(
+            Table.objects.filter(status=Table.Status.OPEN, public=True)
+            .select_related("host")
+            .prefetch_related("seats__user")
+            .order_by("-created")[:50]
+        )
+    mine: list[LobbyEntry] = []
+    open_tables: list[LobbyEntry] = []
+    for table in tables:
+        seats = list(table.seats.all())
+        meta = table_meta(table, seats, user)
+        seat = seat_of(seats, user)
+        entry = LobbyEntry(
+            table=table,
+            meta=meta,
+            mark=waiting_mark(table, seat.position if seat else None),
+            last_move=table.updated,
+        )
+        (mine if seat is not None else open_tables).append(entry)
+    # Waiting on me first; then playing, then open, then finished; newest change first.
+    order = {Table.Status.PLAYING: 0, Table.Status.OPEN: 1, Table.Status.FINISHED: 2}
+    mine.sort(key=lambda e: -e.last_move.timestamp())
+    mine.sort(key=lambda e: (e.mark == "", order.get(e.table.status, 3)))
+    open_tables = [e for e in open_tables if e.table.status == Table.Status.OPEN]
+    return Lobby(mine=mine, open_tables=open_tables)

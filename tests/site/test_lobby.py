@@ -1,0 +1,216 @@
+"""The lobby and the way in: "Play now", my games waiting on me first, invite links through
+sign-up and login, the create form's folded options."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import engine, services
+from games.engine.legal import answerers
+from games.models import Table
+from games.services.lobby import MAY_I_OPEN, YOUR_TURN
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_play_now_is_one_post_to_a_started_table_with_bots(alice):
+    client = logged_in(alice)
+    response = client.post("/play/")
+    table = Table.objects.get()
+    assert response.status_code == 302 and response.url == f"/tables/{table.pk}/"
+    assert table.status == Table.Status.PLAYING and not table.public
+    seats = list(table.seats.order_by("position"))
+    assert [s.user_id for s in seats] == [alice.pk, None, None, None]
+    assert all(s.is_bot for s in seats[1:])
+    # Clocks made for play against bots: a window of seconds, a generous turn clock.
+    assert table.options["window_seconds"] == services.PLAY_NOW_WINDOW_SECONDS <= 15
+    assert table.options["turn_seconds"] >= 3600
+    # The bots have played until the game waits on the person.
+    assert 0 in engine.seats_to_act(table.state)
+    # The table page opens on the game.
+    assert client.get(response.url).status_code == 200
+
+
+def test_play_now_by_get_shows_the_button_and_creates_nothing(alice):
+    page = logged_in(alice).get("/play/").content.decode()
+    assert 'id="play-now"' in page and Table.objects.count() == 0
+    assert Client().get("/play/").status_code == 302  # to the login page, next=/play/
+
+
+def test_play_now_over_the_api(alice, api_for):
+    api = api_for(alice)
+    response = api.client.post(
+        "/api/tables/play-now", b"", content_type="application/json"
+    )  # no body at all, as curl -X POST sends
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["table"]["status"] == "playing" and body["table"]["my_seat"] == 0
+    assert body["table"]["window_seconds"] == services.PLAY_NOW_WINDOW_SECONDS
+    assert body["view"]["hand"]
+    response = api.post("/api/tables/play-now", {"seats": 3, "ruleset": "petras"})
+    assert response.status_code == 201 and response.json()["table"]["seats_total"] == 3
+    refused = api.post("/api/tables/play-now", {"seats": 30})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_options"
+    assert Client().post("/api/tables/play-now").status_code == 401
+
+
+def _table_waiting_on(user, other, *, seat: int) -> Table:
+    """A started table of user, other and a bot where the game waits on ``seat`` only."""
+    for n in range(60):
+        table = services.table_create(host=user, seats=3)
+        services.table_join(user=other, table_id=table.pk)
+        services.table_fill_with_bots(user=user, table_id=table.pk)
+        services.table_start(user=user, table_id=table.pk, seed=f"lobby-{n}")
+        table.refresh_from_db()
+        if engine.seats_to_act(table.state) == [seat]:
+            return table
+        table.delete()
+    raise AssertionError("no seed gave the wanted turn")
+
+
+def _play_now_with(user, mark: str) -> Table:
+    for n in range(60):
+        table = services.table_play_now(user=user, seed=f"mark-{n}")
+        window = table.state["window"] is not None and 0 in answerers(table.state)
+        if window == (mark == MAY_I_OPEN):
+            return table
+        table.delete()
+    raise AssertionError(f"no seed gave {mark}")
+
+
+def test_my_games_lists_the_tables_waiting_on_me_first_and_marks_them(alice, bob):
+    waiting_turn = _play_now_with(alice, YOUR_TURN)
+    waiting_window = _play_now_with(alice, MAY_I_OPEN)
+    bobs_turn = _table_waiting_on(alice, bob, seat=1)
+    open_table = services.table_create(host=alice, seats=4)
+    # The two waiting on alice are the oldest changes: they still come first.
+    old = timezone.now() - timedelta(hours=5)
+    Table.objects.filter(pk__in=[waiting_turn.pk, waiting_window.pk]).update(updated=old)
+
+    lobby = services.lobby_for_user(user=alice)
+    order = [e.table.pk for e in lobby.mine]
+    assert set(order[:2]) == {waiting_turn.pk, waiting_window.pk}
+    assert order[2:] == [bobs_turn.pk, open_table.pk]
+    marks = {e.table.pk: e.mark_label for e in lobby.mine}
+    assert marks[waiting_turn.pk] == "your turn"
+    assert marks[waiting_window.pk] == "May I? open"
+    assert marks[bobs_turn.pk] == "" and marks[open_table.pk] == ""
+
+    page = logged_in(alice).get("/").content.decode()
+    first = page.index(f'data-table="{order[0]}"')
+    assert (
+        first
+        < page.index(f'data-table="{bobs_turn.pk}"')
+        < page.index(f'data-table="{open_table.pk}"')
+    )
+    assert "your turn" in page and "May I? open" in page
+    assert re.search(r"last move <time[^>]*>5(&nbsp;|\s)hours ago", page)
+    # bob sees the same table marked for him.
+    bob_lobby = services.lobby_for_user(user=bob)
+    assert [e.mark for e in bob_lobby.mine if e.table.pk == bobs_turn.pk] == [YOUR_TURN]
+
+
+def test_open_public_tables_to_join_and_my_invite_link_with_a_copy_button(alice, bob):
+    table = services.table_create(host=alice, seats=4)
+    private = services.table_create(host=alice, seats=3, public=False)
+    bob_page = logged_in(bob).get("/").content.decode()
+    assert f"/tables/{table.pk}/join/" in bob_page and f"/tables/{private.pk}/" not in bob_page
+    alice_page = logged_in(alice).get("/").content.decode()
+    link = f"http://testserver/join/{private.invite_code}/"
+    assert f'data-copy="{link}"' in alice_page
+    assert f"/tables/{table.pk}/join/" not in alice_page  # her own table: no "Join"
+
+
+def test_an_invite_link_survives_sign_up(alice):
+    table = services.table_create(host=alice, seats=3, public=False)
+    invite = f"/join/{table.invite_code}/"
+    visitor = Client()
+    page = visitor.get(invite)
+    assert page.status_code == 200
+    signup_link = f"/accounts/signup/?next={invite}"
+    assert signup_link in page.content.decode()
+    form = visitor.get(signup_link).content.decode()
+    assert f'name="next" value="{invite}"' in form
+    response = visitor.post(
+        "/accounts/signup/",
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": invite,
+        },
+    )
+    assert response.status_code == 302 and response.url == invite
+    assert "Take a seat" in visitor.get(invite).content.decode()
+
+
+def test_an_invite_link_survives_login(alice, bob):
+    table = services.table_create(host=alice, seats=3, public=False)
+    invite = f"/join/{table.invite_code}/"
+    visitor = Client()
+    login_link = f"/accounts/login/?next={invite}"
+    assert login_link in visitor.get(invite).content.decode()
+    form = visitor.get(login_link).content.decode()
+    assert f'name="next" value="{invite}"' in form
+    # From the login page to the sign-up page, the invite still goes along.
+    assert f"/accounts/signup/?next={invite}" in form
+    response = visitor.post(
+        "/accounts/login/", {"username": "bob", "password": PASSWORD, "next": invite}
+    )
+    assert response.status_code == 302 and response.url == invite
+
+
+def test_sign_up_never_redirects_off_site():
+    response = Client().post(
+        "/accounts/signup/",
+        {
+            "username": "eve",
+            "email": "eve@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": "https://evil.example/",
+        },
+    )
+    assert response.status_code == 302 and response.url == "/"
+
+
+def test_the_create_form_folds_its_advanced_options_and_marks_ruleset_options(alice):
+    page = logged_in(alice).get("/").content.decode()
+    details = page[page.index('<details id="advanced"') : page.index("</details>")]
+    assert 'name="turn_seconds"' in details and 'name="window_seconds"' in details
+    assert 'data-rulesets="rook"' in details and 'name="round7"' in details
+    assert 'name="ruleset"' not in details and 'name="seats"' not in details
+    # The server ignores another ruleset's option anyway.
+    client = logged_in(alice)
+    client.post(
+        "/tables/new/",
+        {
+            "ruleset": "bga",
+            "seats": 4,
+            "turn_seconds": 3600,
+            "window_seconds": 3600,
+            "strikes": 3,
+            "round7": "books",
+        },
+    )
+    assert Table.objects.get().options["engine"] == {}
+
+
+def test_the_signed_out_home_page_shows_the_game_and_the_way_in():
+    page = Client().get("/").content.decode()
+    assert "img/table.svg" in page and "Play now against bots" in page
+    assert "/accounts/signup/?next=/play/" in page and "/accounts/login/" in page
+    assert 'rel="icon"' in page and "favicon.svg" in page

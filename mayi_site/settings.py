@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "games",
     "chat",
     "moderation",
+    "rules",
 ]
 
 MIDDLEWARE = [

@@ -8,5 +8,6 @@ urlpatterns = [
     path("api/", api.urls),
     re_path(r"^api/(?P<rest>.*)$", api_not_found),
     path("accounts/", include("accounts.urls")),
+    path("rules/", include("rules.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class RulesConfig(AppConfig):
+    """The player-facing rules pages: /rules/ and /rules/<ruleset>/."""
+
+    name = "rules"
+    verbose_name = "Rules pages"

@@ -1,31 +1,60 @@
 """The May I? rules engine: pure Python, no Django, deterministic given a seed.
 
-Public interface (see DESIGN.md): meld checks, the contract solver, scoring, and the state
-machine (``new_game``, ``apply``, ``view``, ``IllegalMove``), plus ``legal_actions`` and
-``seats_to_act`` for bots and the platform.
+Public interface (docs/ARCHITECTURE.md): meld checks, the contract solver, scoring, and the
+state machine (``new_game``, ``apply``, ``view``, ``IllegalMove``), plus for bots and the
+platform ``legal_actions``, ``seats_to_act``, ``answerers``, ``choose_action``,
+``standing_answer`` and the questions of ``query.py`` (``active_seat``, ``clock_seat``,
+``card_on_offer``...), so that the site never reads a state's keys.
 """
 
 from __future__ import annotations
 
 from .actions import apply
+from .bots import choose_action
 from .contract import find_contract
 from .errors import IllegalMove
-from .legal import legal_actions, seats_to_act
+from .legal import answerers, legal_actions, seats_to_act
 from .melds import is_book, is_mayi, is_run
+from .orders import standing_answer
+from .query import (
+    ROUND_ENDED,
+    TURN_EVENTS,
+    WINDOW_EVENTS,
+    active_seat,
+    buys_used,
+    card_on_offer,
+    clock_seat,
+    is_over,
+    on_sale,
+    window_open,
+)
 from .scoring import hand_penalty
 from .state import new_game
 from .view import view
 
 __all__ = [
+    "ROUND_ENDED",
+    "TURN_EVENTS",
+    "WINDOW_EVENTS",
     "IllegalMove",
+    "active_seat",
+    "answerers",
     "apply",
+    "buys_used",
+    "card_on_offer",
+    "choose_action",
+    "clock_seat",
     "find_contract",
     "hand_penalty",
     "is_book",
     "is_mayi",
+    "is_over",
     "is_run",
     "legal_actions",
     "new_game",
+    "on_sale",
     "seats_to_act",
+    "standing_answer",
     "view",
+    "window_open",
 ]

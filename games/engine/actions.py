@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .buying import answer, close_window, draw, window_eligible
+from .bots import choose_action, fallback_action
+from .buying import answer, close_window, draw
 from .errors import IllegalMove
 from .melding import lay_down, lay_off, mayi_meld, swap_wild
 from .state import RoundOver, State, copy_state, ruleset_of
@@ -130,8 +131,6 @@ def _pass(st: State, seat: int, action: dict, events: list[dict]) -> None:
 def _timeout(st: State, seat: None, action: dict, events: list[dict]) -> State:
     if st["phase"] not in ("draw", "play"):
         raise IllegalMove("no_turn_pending", "the active player's turn is already over")
-    from .bots import choose_action, fallback_action
-
     player = st["active"]
     round_no = st["round"]
     events.append({"type": "timed_out", "seat": player})
@@ -172,4 +171,4 @@ HANDLERS: dict[str, Callable[..., State | None]] = {
     "timeout": _timeout,
 }
 
-__all__ = ["apply", "playable_anywhere", "window_eligible"]
+__all__ = ["apply", "playable_anywhere"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from .actions import window_eligible
+from .buying import window_eligible
 from .cards import SUITS, WILD_RANK, is_wild_card, parse_card
 from .errors import IllegalMove
 from .melding import contract_plan, swap_check

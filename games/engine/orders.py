@@ -14,8 +14,13 @@ from collections import defaultdict
 
 from .cards import WILD_RANK, CardError, CardSet, Parsed, card_set_of, parse_card
 from .melds import MIN_RANK, book_rank, run_fit
+from .query import buys_used, card_on_offer
+from .state import State
 
 RUN = 4
+
+# A seat's standing order for "May I?" windows (the site stores it on the seat).
+ORDER_ASK, ORDER_NEVER, ORDER_COMPLETES = "ask", "never", "completes"
 
 
 def completes_meld(hand: list[str], card: str, cards: CardSet | None = None) -> bool:
@@ -88,3 +93,27 @@ def _run_with(cs: CardSet, suit: str, ranks: set[int], start: int, card: Parsed)
         if not all(r in ranks for r in present):
             return False
     return run_fit([card, *((r, suit) for r in present)], cs.top, cs.ace_high) is not None
+
+
+def standing_answer(state: State, seat: int, order: str, limit: int | None) -> str:
+    """The answer a standing order gives for the card the seat may answer for now.
+
+    "never": no thanks. "completes": "May I?" when the card with cards of the hand makes a book
+    of 3 or a run of 4 (:func:`completes_meld`) and the seat has bought fewer than ``limit``
+    times this round (no limit: the ruleset's cap decides); no thanks otherwise.
+
+    >>> from games.engine.state import new_game
+    >>> st = new_game(3, "doc")
+    >>> standing_answer(st, 1, ORDER_NEVER, None)
+    'no_thanks'
+    >>> st["buys"][1] = 2; standing_answer(st, 1, ORDER_COMPLETES, 2)
+    'no_thanks'
+    """
+    if order != ORDER_COMPLETES:
+        return "no_thanks"
+    if limit is not None and buys_used(state, seat) >= limit:
+        return "no_thanks"
+    card = card_on_offer(state)
+    if card is None:
+        return "no_thanks"
+    return "may_i" if completes_meld(state["hands"][seat], card) else "no_thanks"

@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games import live
+from games import broadcast
 
 logger = logging.getLogger("chat.live")
 
@@ -19,7 +19,9 @@ logger = logging.getLogger("chat.live")
 def on_commit_chat(table_id: int, message_id: int) -> None:
     """After the caller's transaction commits, tell the table's sockets about the message."""
     transaction.on_commit(
-        lambda: group_send(live.group_name(table_id), {"type": "chat.message", "id": message_id})
+        lambda: group_send(
+            broadcast.group_name(table_id), {"type": "chat.message", "id": message_id}
+        )
     )
 
 
@@ -29,7 +31,7 @@ def group_send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = live.server_loop()
+    loop = broadcast.server_loop()
     if loop is not None:
         asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
         return

@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_out
+
+from games import broadcast, embedded
 
 
 class GamesConfig(AppConfig):
@@ -6,11 +9,9 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_out
-
-        from games import embedded, live
-
-        user_logged_out.connect(live.on_logged_out, dispatch_uid="games.live.on_logged_out")
+        user_logged_out.connect(
+            broadcast.on_logged_out, dispatch_uid="games.broadcast.on_logged_out"
+        )
 
         # Only daphne started by ./scripts/start sets the flag: never tests, manage.py or a
         # separate worker.

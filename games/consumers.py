@@ -11,7 +11,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from pydantic import TypeAdapter, ValidationError
 
 from chat import services as chat
-from games import live, services
+from games import broadcast, live, services
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
 
@@ -64,11 +64,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         # Join the group before reading the table: a change committed between the read and the
         # join would otherwise be missed; one committed after the read is a newer version.
-        self.group = live.group_name(self.table_id)
+        self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        self.session_group = live.session_group(self._session_key())
+        self.session_group = broadcast.session_group(self._session_key())
         if self.session_group is not None:
-            # Logging out closes this socket at once (games.live.on_logged_out).
+            # Logging out closes this socket at once (games.broadcast.on_logged_out).
             await self.channel_layer.group_add(self.session_group, self.channel_name)
         await self.push()
 

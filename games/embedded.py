@@ -12,6 +12,12 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
+
+from django.apps import apps
+from django.conf import settings
+
+from mayi_site.celery import app
 
 logger = logging.getLogger("games.embedded")
 
@@ -36,17 +42,12 @@ def start() -> None:
 
 
 def _run() -> None:
-    import time
-
-    from django.apps import apps
-
     while not apps.ready:
         time.sleep(0.05)
+    # Here, not at the top: the worker's modules (seconds to import on a busy machine) load
+    # only in the one process that runs the embedded worker.
     from celery.beat import EmbeddedService
     from celery.worker import WorkController
-    from django.conf import settings
-
-    from mayi_site.celery import app
 
     if not settings.CELERY_BROKER_URL.startswith("memory://"):
         logger.warning("embedded worker with broker %s: is this meant?", settings.CELERY_BROKER_URL)
@@ -68,6 +69,4 @@ def _run() -> None:
 
 
 def _schedule_file() -> str:
-    from django.conf import settings
-
     return str(settings.BASE_DIR / ".celerybeat-schedule")

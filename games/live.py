@@ -1,22 +1,16 @@
-"""Live tables over websockets: the broadcast after a commit, and the frame each socket gets.
+"""Live tables over websockets: the frame each socket gets, and the actions it sends.
 
-The group message says only "table X is now at version N" (and when it was committed): no view
-travels through the channel layer, so a frame can only ever hold what its own consumer read for
-its own user from the database, the same way ``GET /api/tables/<id>`` does.
+The broadcast after a commit (``games/broadcast.py``) says only "table X is now at version N":
+no view travels through the channel layer, so a frame can only ever hold what its own consumer
+read here for its own user from the database, the same way ``GET /api/tables/<id>`` does.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import logging
-import os
-import time
 from importlib import import_module
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth import get_user_model
@@ -24,6 +18,8 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.crypto import constant_time_compare
+
+from games import presence, services
 
 logger = logging.getLogger("games.live")
 
@@ -40,90 +36,6 @@ class Refused(Exception):
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-def group_name(table_id: int) -> str:
-    return f"table-{table_id}"
-
-
-def broadcast_table(table_id: int, version: int) -> None:
-    """Tell every socket of the table that ``version`` committed. Called from on_commit.
-
-    ``committed_at`` (epoch seconds, stamped here, right after the commit) lets a client or
-    bench/fanout.py measure the delay to its frame. A lost broadcast costs a client only
-    freshness (it re-syncs by version on its next frame, reconnect or sync), never correctness,
-    so a channel layer failure is logged and never fails the request that committed.
-    """
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    message = {
-        "type": "table.changed",
-        "table": table_id,
-        "version": version,
-        "committed_at": time.time(),
-    }
-    loop = server_loop()
-    if loop is not None:
-        # In daphne: hand the send to the server's event loop and answer the request at once,
-        # instead of holding this request thread until the layer has taken the message.
-        future = asyncio.run_coroutine_threadsafe(
-            layer.group_send(group_name(table_id), message), loop
-        )
-        future.add_done_callback(lambda done: _log_failure(done, table_id, version))
-        return
-    try:
-        async_to_sync(layer.group_send)(group_name(table_id), message)
-    except Exception:
-        logger.exception("could not broadcast table %s version %s", table_id, version)
-
-
-def server_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop of the ASGI server when called from one of its sync threads (a
-    request's or a consumer's), else None (a Celery worker, a test, a management command).
-
-    asgiref records it for every thread it runs sync code in (``async_to_sync`` uses it too).
-    """
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    pid = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None)
-    if loop is None or pid != os.getpid() or not loop.is_running():
-        return None
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return loop
-    return None  # on the loop itself: callers use async_to_sync's own error then
-
-
-def _log_failure(done: concurrent.futures.Future, table_id: int, version: int) -> None:
-    if not done.cancelled() and done.exception() is not None:
-        logger.error(
-            "could not broadcast table %s version %s",
-            table_id,
-            version,
-            exc_info=done.exception(),
-        )
-
-
-def session_group(session_key: str | None) -> str | None:
-    """The group of a session's sockets (None for a cookie that cannot be a session key:
-    group names allow only a few characters, and Django's keys are lowercase letters and
-    digits)."""
-    if not session_key or not session_key.isascii() or not session_key.isalnum():
-        return None
-    return f"session-{session_key[:80]}"
-
-
-def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    """``user_logged_out``: close this session's sockets now, not at the table's next change."""
-    group = session_group(getattr(getattr(request, "session", None), "session_key", None))
-    layer = get_channel_layer()
-    if group is None or layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, {"type": "session.ended"})
-    except Exception:
-        logger.exception("could not close the sockets of a session that logged out")
 
 
 def session_user(
@@ -171,8 +83,6 @@ def session_user(
 
 def table_read(table_id: int) -> tuple[Any, list[Any]]:
     """The table and its seats, read once per change for every socket of it in a process."""
-    from games import services
-
     try:
         return services.table_read(table_id=table_id)
     except services.TableNotFound as exc:
@@ -202,8 +112,6 @@ def changed_frame(table: Any, seats: list[Any], session_key: str | None) -> dict
 
 def frame_for(table: Any, seats: list[Any], user: AbstractBaseUser) -> dict[str, Any]:
     """The frame of ``user`` (signed in) from a read of the table and its seats."""
-    from games import presence, services
-
     # A socket that gets frames is a player at the page: no reminder emails (games/presence.py).
     presence.mark_online(user.pk)
     try:
@@ -215,8 +123,6 @@ def frame_for(table: Any, seats: list[Any], user: AbstractBaseUser) -> dict[str,
 
 def touch(session_key: str | None) -> bool:
     """A client's keepalive: still signed in? Then it is online. False when signed out."""
-    from games import presence
-
     user = session_user(session_key)
     if user is None:
         return False
@@ -229,8 +135,6 @@ def table_act(
 ) -> dict[str, Any]:
     """Play an action sent over the socket through the same service as the HTTP API, and
     return the fresh frame. Raises Refused, or the service's and engine's errors."""
-    from games import services
-
     user = session_user(session_key)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to play")

@@ -19,7 +19,8 @@ logger = logging.getLogger("games.tasks")
 RETRY = {"autoretry_for": (Busy,), "max_retries": 5, "default_retry_delay": 0.2}
 
 
-@shared_task(ignore_result=True, **RETRY)
+# Named explicitly: the services queue these by name (games/services/enqueue.py).
+@shared_task(name="games.tasks.close_buy_window", ignore_result=True, **RETRY)
 def close_buy_window(table_id: int, version: int) -> bool:
     try:
         if table_close_buy_window(table_id=table_id, expect_version=version):
@@ -30,7 +31,7 @@ def close_buy_window(table_id: int, version: int) -> bool:
     return False
 
 
-@shared_task(ignore_result=True, **RETRY)
+@shared_task(name="games.tasks.timeout_turn", ignore_result=True, **RETRY)
 def timeout_turn(table_id: int, version: int) -> bool:
     try:
         if table_timeout_turn(table_id=table_id, expect_version=version):
@@ -41,19 +42,19 @@ def timeout_turn(table_id: int, version: int) -> bool:
     return False
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> dict[str, int]:
     """Beat, every MAYI_SWEEP_SECONDS: fire overdue deadlines, queue the ones that came near."""
     return {"fired": timers.fire_overdue(), "queued": timers.queue_near()}
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="games.tasks.sweep_reminders", ignore_result=True)
 def sweep_reminders() -> int:
     """Beat, every MAYI_REMINDER_SWEEP_SECONDS, on the mail queue: queue the reminders that
     fell due (their emails go out on the mail queue too, never in the timers' way)."""
     return reminders.reminders_queue_due()
 
 
-@shared_task(ignore_result=True, **RETRY)
+@shared_task(name="games.tasks.send_reminder", ignore_result=True, **RETRY)
 def send_reminder(reminder_id: int) -> str:
     return reminders.reminder_send(reminder_id=reminder_id)

@@ -3,7 +3,6 @@
 Keyword-only arguments; each runs its own transaction and takes the table's row lock.
 """
 
-from .common import table_seats
 from .errors import (
     BadOptions,
     Busy,
@@ -28,6 +27,7 @@ from .queries import (
     table_read,
     table_view,
 )
+from .selectors import table_seats
 from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
 from .vacation import vacation_days_left, vacation_end, vacation_start
 

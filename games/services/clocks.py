@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 
+from games import engine
 from games.models import Seat, Table
-
-if TYPE_CHECKING:
-    from .common import Transition
 
 # Reminder stages of a running turn: "it is your turn", then half and 80% of the clock gone.
 REMIND_TURN, REMIND_HALF, REMIND_LATE, REMIND_DONE = 0, 1, 2, 3
@@ -79,37 +77,35 @@ def vacation_until(seat: Seat | None, now: datetime) -> datetime | None:
     return until if until is not None and until > now else None
 
 
-def _clock_running(state: dict[str, Any] | None) -> int | None:
-    """The seat whose clock runs in ``state`` (its turn, still to draw or play), or None."""
-    if not state or state.get("game_over") or state.get("phase") not in ("draw", "play"):
-        return None
-    return state.get("active")
-
-
-def _on_sale(state: dict[str, Any], seat: int) -> bool:
-    return state.get("phase") == "selling" and state.get("active") == seat
-
-
-def set_deadlines(table: Table, seats: list[Seat], change: Transition, now: datetime) -> list[Seat]:
-    """Set the window and turn deadlines of ``table`` for ``change.state``; charge the time a
+def set_deadlines(
+    table: Table,
+    seats: list[Seat],
+    state: dict[str, Any],
+    *,
+    turn_changed: bool,
+    window_opened: bool,
+    now: datetime,
+) -> list[Seat]:
+    """Set the window and turn deadlines of ``table`` for the new ``state``; charge the time a
     finished turn used to its seat's bank. Returns the seats whose bank changed (to save).
 
-    ``table.state`` is still the state before the change. The caller holds the table lock.
+    ``turn_changed`` and ``window_opened``: the change started a turn, opened a window (from
+    its events). ``table.state`` is still the state before the change. The caller holds the
+    table lock.
     """
     options = table.options
-    window_open = bool(change.state.get("window")) and not change.state.get("game_over")
-    if window_open:
-        if change.window_opened or table.window_deadline is None:
+    if engine.window_open(state):
+        if window_opened or table.window_deadline is None:
             table.window_deadline = now + timedelta(seconds=int(options["window_seconds"]))
     else:
         table.window_deadline = None
 
     clock = ClockOptions.of(options)
     by_position = {s.position: s for s in seats}
-    before = _clock_running(table.state) if table.turn_started is not None else None
-    after = _clock_running(change.state)
+    before = engine.clock_seat(table.state) if table.turn_started is not None else None
+    after = engine.clock_seat(state)
     new_turn = after is not None and (
-        change.turn_changed or before != after or table.turn_deadline is None
+        turn_changed or before != after or table.turn_deadline is None
     )
     changed: list[Seat] = []
     if before is not None and (new_turn or after is None):
@@ -118,7 +114,7 @@ def set_deadlines(table: Table, seats: list[Seat], change: Transition, now: date
             used = (now - table.turn_started).total_seconds()  # type: ignore[operator]
             # A sale-first draw (petras, classic) stops the clock while the discard is on sale;
             # the turn goes on after it, so the time per move comes at its real end.
-            paused = after is None and _on_sale(change.state, before)
+            paused = after is None and engine.on_sale(state, before)
             seat.clock_bank = bank_after_turn(seat_bank(seat, clock), used, clock, add=not paused)
             changed.append(seat)
     if after is None:
@@ -162,7 +158,7 @@ def shift_running_turn(
 ) -> bool:
     """Pause (or resume) ``user_id``'s running clock at ``table`` so that it restarts at
     ``until`` with the time it had left. The caller holds the lock. True if it moved."""
-    running = _clock_running(table.state)
+    running = engine.clock_seat(table.state)
     seat = next((s for s in seats if s.position == running), None)
     if (
         seat is None
@@ -186,7 +182,7 @@ def shift_running_turn(
 def clock_meta(table: Table, seats: list[Seat], now: datetime) -> dict[str, Any]:
     """What the page needs to draw the clocks: the options, and each seat's time left."""
     clock = ClockOptions.of(table.options)
-    running = _clock_running(table.state) if table.turn_deadline is not None else None
+    running = engine.clock_seat(table.state) if table.turn_deadline is not None else None
     per_seat = []
     for seat in seats:
         if seat.position == running:

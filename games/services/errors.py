@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from games.models import Seat, Table
+from games.models import Seat, Table
 
 
 class ServiceError(Exception):

@@ -2,7 +2,7 @@
 
 They answer at once, in the transaction of the move that opened the window (or, as early
 answers [D], of the discard that put the card on the pile), the way bots answer: see
-``Transition.run_bots`` and ``standing_answer`` in ``common.py``.
+``Transition.run_bots`` (transition.py) and the engine's ``standing_answer``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from django.db import transaction
 
 from games.models import BuyOrder, Seat, Table
 
-from .common import Transition, lock_table_with_seats, retry_on_contention
 from .errors import BadOptions, NotSeated
+from .locking import lock_table_with_seats, retry_on_contention
+from .transition import Transition
 
 MAX_LIMIT = 10
 

@@ -13,8 +13,9 @@ from django.utils import timezone
 from games import engine
 from games.models import Seat, Table
 
-from .common import Transition, lock_table_with_seats, retry_on_contention
 from .errors import Conflict, NotSeated, StaleVersion
+from .locking import lock_table_with_seats, retry_on_contention
+from .transition import Transition
 
 logger = logging.getLogger("games.services")
 
@@ -119,7 +120,7 @@ def table_timeout_turn(
         table, seats = lock_table_with_seats(table_id)
         if not _deadline_due(table, table.turn_deadline, now, expect_version):
             return False
-        active = engine.view(table.state, None).get("active_seat")
+        active = engine.active_seat(table.state)
         change = Transition(table=table, seats=seats, state=table.state, turn_changed=True)
         try:
             change.apply(None, {"type": "timeout"})

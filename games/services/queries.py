@@ -12,8 +12,8 @@ from games import engine
 from games.models import Seat, Table
 
 from .clocks import clock_meta
-from .common import read_table_with_seats
 from .errors import NotSeated
+from .selectors import read_table_with_seats
 
 LOBBY_LIMIT = 100
 

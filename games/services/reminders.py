@@ -25,6 +25,7 @@ from accounts.models import Profile
 from games import engine, presence
 from games.models import Reminder, Seat, Table
 
+from . import enqueue
 from .clocks import REMIND_DONE, REMIND_HALF, REMIND_LATE, REMIND_TURN, next_reminder
 
 logger = logging.getLogger("games.reminders")
@@ -63,7 +64,7 @@ def reminders_create_due(*, now: datetime | None = None, limit: int = BATCH) -> 
             if kind != Reminder.Kind.TURN and _allowance(table) < settings.MAYI_CLOCK_REMINDER_MIN:
                 # A short clock is a live game: half of it gone is no news worth an email.
                 continue
-            active = engine.view(table.state, None).get("active_seat")
+            active = engine.active_seat(table.state)
             seat = Seat.objects.filter(table=table, position=active).first()
             if seat is None or seat.user_id is None or seat.played_by_bot:
                 continue
@@ -86,8 +87,6 @@ def _allowance(table: Table) -> float:
 
 def reminders_queue_due(*, now: datetime | None = None, limit: int = BATCH) -> int:
     """Create due reminders, then queue a send task for each pending one that is due."""
-    from games import tasks
-
     now = now or timezone.now()
     reminders_create_due(now=now)
     ids = list(
@@ -105,7 +104,9 @@ def reminders_queue_due(*, now: datetime | None = None, limit: int = BATCH) -> i
         )
         if won:
             try:
-                tasks.send_reminder.apply_async((reminder_id,), queue=settings.MAYI_MAIL_QUEUE)
+                enqueue.send_task(
+                    enqueue.SEND_REMINDER, (reminder_id,), queue=settings.MAYI_MAIL_QUEUE
+                )
                 queued += 1
             except Exception:
                 logger.exception("could not queue reminder %s", reminder_id)

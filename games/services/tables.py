@@ -14,8 +14,9 @@ from games import engine
 from games.engine.rulesets import RULESETS
 from games.models import MAX_SEATS, Seat, Table
 
-from .common import Transition, lock_table_with_seats, on_commit_changed, retry_on_contention
 from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
+from .locking import lock_table_with_seats, retry_on_contention
+from .transition import Transition, on_commit_changed
 
 # The shortest clock is settings.MAYI_MIN_CLOCK_SECONDS (30 s; tests of the timers lower it).
 MAX_CLOCK_SECONDS = 30 * 24 * 3600

@@ -1,5 +1,5 @@
-"""Deadline timers: queue the Celery task for a near deadline, and the sweep that fires overdue
-ones and queues the ones that came near.
+"""Deadline timers: the sweep that fires overdue deadlines and queues the ones that came near
+(the task of a near deadline is queued after the commit that set it: ``enqueue.py``).
 
 The deadline is a column of the table row; Redis only carries a reminder to look at it. Each
 platform action re-checks the deadline (and the version, when given) under the table's row lock
@@ -20,50 +20,13 @@ from django.utils import timezone
 from games.engine import IllegalMove
 from games.models import Table
 
+from . import enqueue
 from .errors import ServiceError
+from .play import table_close_buy_window, table_timeout_turn
 
 logger = logging.getLogger("games.timers")
 
 SWEEP_BATCH = 50
-
-
-def queue_deadlines(
-    table_id: int,
-    version: int,
-    window_deadline: datetime | None,
-    turn_deadline: datetime | None,
-    *,
-    now: datetime | None = None,
-) -> int:
-    """Queue an ETA task for each deadline within the horizon (after commit). Returns how many.
-
-    A broker that is down is logged, never raised: the sweep fires the deadline anyway.
-    """
-    from games import tasks
-
-    now = now or timezone.now()
-    horizon = now + timedelta(seconds=settings.MAYI_TIMER_HORIZON)
-    queued = 0
-    for deadline, task in (
-        (window_deadline, tasks.close_buy_window),
-        (turn_deadline, tasks.timeout_turn),
-    ):
-        if deadline is None or deadline > horizon:
-            continue
-        try:
-            task.apply_async(
-                (table_id, version),
-                eta=deadline,
-                queue=settings.CELERY_TASK_DEFAULT_QUEUE,
-                # Expire well after the sweep would have fired it: a task that waited that
-                # long in a broker is stale for sure.
-                expires=deadline + timedelta(seconds=settings.MAYI_TIMER_HORIZON),
-                retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
-            )
-            queued += 1
-        except Exception:
-            logger.exception("could not queue a timer for table %s", table_id)
-    return queued
 
 
 def requeue_if_early(
@@ -78,8 +41,8 @@ def requeue_if_early(
     if not deadline or deadline <= now:
         return False
     if field == "window_deadline":
-        return bool(queue_deadlines(table_id, version, deadline, None, now=now))
-    return bool(queue_deadlines(table_id, version, None, deadline, now=now))
+        return bool(enqueue.queue_deadlines(table_id, version, deadline, None, now=now))
+    return bool(enqueue.queue_deadlines(table_id, version, None, deadline, now=now))
 
 
 def fire_overdue(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
@@ -90,8 +53,6 @@ def fire_overdue(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> in
     running at once take disjoint rows. The timer services then re-check the deadline under
     that same lock, so a table whose ETA task fired a moment ago is left alone.
     """
-    from .play import table_close_buy_window, table_timeout_turn
-
     now = now or timezone.now()
     fired = 0
     with transaction.atomic():
@@ -142,4 +103,4 @@ def queue_near(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
             )
             if won:
                 claimed.append((table_id, version, window_deadline, turn_deadline))
-    return sum(queue_deadlines(*row, now=now) for row in claimed)
+    return sum(enqueue.queue_deadlines(*row, now=now) for row in claimed)

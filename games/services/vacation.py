@@ -21,8 +21,9 @@ from accounts.models import Profile
 from games.models import Seat, Table
 
 from .clocks import near, shift_running_turn
-from .common import lock_table_with_seats, on_commit_changed, retry_on_contention
 from .errors import BadOptions
+from .locking import lock_table_with_seats, retry_on_contention
+from .transition import on_commit_changed
 
 DAY = timedelta(days=1)
 

@@ -297,9 +297,9 @@ def test_resync_by_version_and_coalescing(alice, bob, carol, api_for):
         user = await database_sync_to_async(_next_player)(table.pk, people)
         new = await database_sync_to_async(_act)(table.pk, user)
         assert (await comm.receive_json_from(timeout=TIMEOUT))["version"] == new
-        from games.live import broadcast_table
+        from games.broadcast import table_changed
 
-        await database_sync_to_async(broadcast_table)(table.pk, new)
+        await database_sync_to_async(table_changed)(table.pk, new)
         assert await comm.receive_nothing(0.1)
         await comm.disconnect()
 
@@ -426,7 +426,7 @@ def _act_or_bump(table_id: int, user: Any) -> None:
         return
     from django.db.models import F
 
-    from games.live import broadcast_table
+    from games.broadcast import table_changed
 
     Table.objects.filter(pk=table_id).update(version=F("version") + 1)
-    broadcast_table(table_id, Table.objects.get(pk=table_id).version)
+    table_changed(table_id, Table.objects.get(pk=table_id).version)

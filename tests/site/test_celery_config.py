@@ -32,20 +32,36 @@ def test_workers_ack_late_reject_on_loss_and_prefetch_one():
     assert conf.broker_url == expected
 
 
+def test_the_services_queue_tasks_by_names_the_app_knows():
+    from games.services import enqueue
+
+    assert set(enqueue.TASK_NAMES) <= set(app.tasks), "a task the services queue is not registered"
+    assert {t["task"] for t in app.conf.beat_schedule.values()} <= set(app.tasks)
+
+
+def test_a_queued_timer_reaches_the_broker_by_name(monkeypatch):
+    from games.services import enqueue
+
+    sent: list[tuple] = []
+    monkeypatch.setattr(app, "send_task", lambda name, **kw: sent.append((name, kw)))
+    enqueue.send_task(enqueue.CLOSE_BUY_WINDOW, (7, 3), queue="q")
+    assert sent == [("games.tasks.close_buy_window", {"args": (7, 3), "queue": "q", "eta": None})]
+
+
 def test_tasks_take_ids_and_a_missing_table_is_nothing_to_do(db):
     assert tasks.close_buy_window.apply(args=(999_999, 1)).get() is False
     assert tasks.timeout_turn.apply(args=(999_999, 1)).get() is False
 
 
 def test_the_sweep_task_fires_through_the_services(alice, monkeypatch):
-    from games.services import timers
+    from games.services import enqueue
 
     table = bank_table(alice, turn_seconds=60)
     # The deadline passed a while ago (the task itself reads the clock).
     table.__class__.objects.filter(pk=table.pk).update(
         turn_deadline=timezone.now() - timedelta(seconds=1)
     )
-    monkeypatch.setattr(timers, "queue_deadlines", lambda *a, **k: 0)
+    monkeypatch.setattr(enqueue, "queue_deadlines", lambda *a, **k: 0)
     result = tasks.sweep_deadlines.apply().get()
     assert result["fired"] == 1
     assert Move.objects.filter(table=table, action={"type": "timeout"}).count() == 1

@@ -136,10 +136,12 @@ def test_platform_actions_are_refused_from_players(three_player_game, alice):
 def test_events_fire_on_commit_only(
     bot_game, alice, django_capture_on_commit_callbacks, monkeypatch
 ):
-    import games.services.common as common
+    from games import broadcast
 
     seen: list[tuple[int, int]] = []
-    monkeypatch.setattr(common, "table_changed", lambda tid, version: seen.append((tid, version)))
+    monkeypatch.setattr(
+        broadcast, "table_changed", lambda tid, version: seen.append((tid, version))
+    )
     table = bot_game
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         services.table_submit_action(

@@ -52,15 +52,13 @@ def slow_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     the two requests would both read the same version (this test fails without it)."""
     import time
 
-    import games.services.common as common
-
-    real = common.engine.apply
+    real = engine.apply
 
     def slow_apply(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.05)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(common.engine, "apply", slow_apply)
+    monkeypatch.setattr(engine, "apply", slow_apply)
 
 
 def started_table(alice: Any, bob: Any, carol: Any) -> Table:
@@ -139,7 +137,7 @@ def test_a_read_that_waited_for_the_lock_sees_what_the_holder_committed(alice, b
 
     from django.db import transaction
 
-    from games.services.common import lock_table_with_seats
+    from games.services.locking import lock_table_with_seats
 
     table = started_table(alice, bob, carol)
     holder_in = threading.Event()

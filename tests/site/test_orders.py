@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine, services
+from games.engine import standing_answer
 from games.models import Move, Seat, Table
-from games.services.common import standing_answer
 
 from .conftest import SEED, error_of
 

@@ -109,12 +109,16 @@ def test_quiet_hours_arithmetic():
 
 
 def test_the_sweep_queues_each_due_reminder_once(alice, monkeypatch):
-    from games import tasks
+    from games.services import enqueue
 
     table = bank_table(alice, turn_seconds=1000)
     sent: list[tuple[int, str]] = []
     monkeypatch.setattr(
-        tasks.send_reminder, "apply_async", lambda args, **kw: sent.append((args[0], kw["queue"]))
+        enqueue,
+        "send_task",
+        lambda name, args, **kw: (
+            sent.append((args[0], kw["queue"])) if name == "games.tasks.send_reminder" else None
+        ),
     )
     now = table.remind_at
     assert reminders.reminders_queue_due(now=now) == 1

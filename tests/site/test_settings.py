@@ -105,7 +105,7 @@ def test_a_moves_statements_are_prepared_on_postgresql(three_player_game):
     a connection that has run them twice holds them prepared."""
     if connection.vendor != "postgresql":
         pytest.skip("prepared statements are PostgreSQL's")
-    from games.services.common import read_table_with_seats
+    from games.services.selectors import read_table_with_seats
 
     with transaction.atomic():  # one connection from the pool throughout
         for _ in range(3):

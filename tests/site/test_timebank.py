@@ -11,7 +11,7 @@ from django.utils import timezone
 from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Move, Seat, Table
-from games.services import timers
+from games.services import enqueue, timers
 from games.services.clocks import ClockOptions, bank_after_turn
 
 from .conftest import SEED, error_of
@@ -183,7 +183,7 @@ def test_vacation_days_are_whole_and_counted_per_year(alice):
 def test_the_sweep_fires_each_overdue_deadline_once(alice, monkeypatch):
     table = bank_table(alice, turn_seconds=60)
     queued: list[tuple] = []
-    monkeypatch.setattr(timers, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
+    monkeypatch.setattr(enqueue, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
     later = table.turn_deadline + timedelta(seconds=1)
     assert timers.fire_overdue(now=later) >= 1
     again = Move.objects.filter(table=table, action={"type": "timeout"}).count()
@@ -196,7 +196,7 @@ def test_the_sweep_queues_a_far_deadline_once_when_it_comes_near(alice, monkeypa
     table = bank_table(alice, turn_seconds=3600)
     assert table.timers_queued is None  # an hour away: no ETA task at the commit
     queued: list[tuple] = []
-    monkeypatch.setattr(timers, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
+    monkeypatch.setattr(enqueue, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
     assert timers.queue_near(now=timezone.now()) == 0
     near = table.turn_deadline - timedelta(seconds=60)
     assert timers.queue_near(now=near) == 1
@@ -209,16 +209,14 @@ def test_the_sweep_queues_a_far_deadline_once_when_it_comes_near(alice, monkeypa
 def test_a_near_deadline_is_queued_on_commit(
     alice, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from games import tasks
-
     settings.MAYI_MIN_CLOCK_SECONDS = 1
     sent: list[tuple] = []
     monkeypatch.setattr(
-        tasks.timeout_turn, "apply_async", lambda args, **kw: sent.append((args, kw["eta"]))
+        enqueue, "send_task", lambda name, args, **kw: sent.append((name, args, kw["eta"]))
     )
     with django_capture_on_commit_callbacks(execute=True):
         table = bank_table(alice, turn_seconds=5)
-    assert sent == [((table.pk, table.version), table.turn_deadline)]
+    assert sent == [("games.tasks.timeout_turn", (table.pk, table.version), table.turn_deadline)]
 
 
 def test_a_late_or_early_timer_is_harmless(alice):
@@ -236,7 +234,7 @@ def test_a_late_or_early_timer_is_harmless(alice):
 def test_an_early_task_queues_itself_again_for_the_deadline(alice, monkeypatch):
     table = bank_table(alice, turn_seconds=60)
     queued: list[tuple] = []
-    monkeypatch.setattr(timers, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
+    monkeypatch.setattr(enqueue, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
     assert timers.requeue_if_early(table_id=table.pk, version=table.version, field="turn_deadline")
     assert queued == [(table.pk, table.version, None, table.turn_deadline)]
     # A stale version, or a deadline already past, is nothing to queue.

@@ -1,91 +1,23 @@
-"""Shared machinery of the table services: row locks, retries, bots and committing a change."""
+"""A change to a locked table: moves applied through the engine, bots and standing orders
+answering, then everything written at once and announced after the commit."""
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from django.conf import settings
-from django.db import OperationalError, connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from games import engine
-from games.events import table_changed
+from games import broadcast, engine
 from games.models import BuyOrder, Move, RoundResult, Seat, Table
 
-from . import clocks, rows, timers
-from .errors import Busy, TableNotFound
+from . import clocks, enqueue, rows
 
 logger = logging.getLogger("games.services")
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-LOCK_RETRIES = 3
-
-
-def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
-    """The table row locked until the end of the caller's transaction, then the table and its
-    seats read in one statement (every move, timer and seat change starts here).
-
-    Every change to a table (a move, a seat taken, a timer firing) goes through this lock, so two
-    writers of one table run one after the other and each sees the other's result: the version
-    check and the seat assignment need no other coordination. On SQLite, where FOR UPDATE does
-    not exist, the IMMEDIATE transaction mode gives the same ordering for the whole database.
-    """
-    return read_table_with_seats(table_id, lock=True)
-
-
-def read_table_with_seats(table_id: int, *, lock: bool) -> tuple[Table, list[Seat]]:
-    """The table and its seats (after locking the table row if ``lock``), or TableNotFound."""
-    found = rows.table_with_seats(table_id, lock=lock)
-    if found is None:
-        raise TableNotFound(f"there is no table {table_id}")
-    return found
-
-
-def table_seats(table: Table) -> list[Seat]:
-    # The profile comes along for the clocks (a player on vacation); no extra query.
-    return list(
-        Seat.objects.filter(table=table).select_related("user__profile").order_by("position")
-    )
-
-
-def _is_contention(exc: OperationalError) -> bool:
-    text = str(exc).lower()
-    cause = getattr(exc, "__cause__", None)
-    sqlstate = getattr(cause, "sqlstate", None)
-    # 40001 serialization failure, 40P01 deadlock, 55P03 lock not available.
-    return sqlstate in {"40001", "40P01", "55P03"} or "database is locked" in text
-
-
-def retry_on_contention(func: Callable[P, R]) -> Callable[P, R]:
-    """Run a service again when the database reports lock contention, then give up as Busy.
-
-    Lock contention is a reason to wait and retry, never a server error. Inside an outer
-    transaction there is nothing to retry (the outer one is already doomed), so it is reported
-    as Busy at once.
-    """
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        for attempt in range(LOCK_RETRIES):
-            try:
-                return func(*args, **kwargs)
-            except OperationalError as exc:
-                if not _is_contention(exc):
-                    raise
-                if connection.in_atomic_block or attempt == LOCK_RETRIES - 1:
-                    logger.warning("giving up on contention in %s: %s", func.__name__, exc)
-                    raise Busy("the table is busy, try again") from exc
-                logger.info("retrying %s after contention: %s", func.__name__, exc)
-        raise AssertionError("unreachable")
-
-    return wrapper
 
 
 @dataclass
@@ -117,11 +49,11 @@ class Transition:
         by_position = {s.position: s for s in self.seats}
         for event in events:
             kind = event.get("type")
-            if kind in TURN_EVENTS:
+            if kind in engine.TURN_EVENTS:
                 self.turn_changed = True
-            elif kind in WINDOW_EVENTS:
+            elif kind in engine.WINDOW_EVENTS:
                 self.window_opened = True
-            elif kind == "round_ended":
+            elif kind == engine.ROUND_ENDED:
                 self.turn_changed = True
                 self._round_results(event, by_position)
 
@@ -168,7 +100,7 @@ class Transition:
         if not bots and not orders:
             return
         for _ in range(settings.MAYI_MAX_BOT_ACTIONS):
-            if self.state.get("game_over"):
+            if engine.is_over(self.state):
                 return
             acted = False
             if orders:
@@ -176,7 +108,7 @@ class Transition:
             for position in [] if acted else engine.seats_to_act(self.state):
                 if position not in bots:
                     continue
-                action = choose_action(self.state, position)
+                action = engine.choose_action(self.state, position, "heuristic")
                 if action is None:
                     continue
                 try:
@@ -193,13 +125,13 @@ class Transition:
     def _answer_by_orders(self, orders: dict[int, Seat]) -> bool:
         """Answer for the first seat whose standing order decides a window (or, early [D], the
         card on the pile before the next player draws). True if one answered."""
-        from games.engine.legal import answerers
-
-        for position in answerers(self.state):
+        for position in engine.answerers(self.state):
             seat = orders.get(position)
             if seat is None:
                 continue
-            answer = standing_answer(self.state, position, seat.buy_order, seat.buy_order_limit)
+            answer = engine.standing_answer(
+                self.state, position, seat.buy_order, seat.buy_order_limit
+            )
             try:
                 self.apply(position, {"type": answer, "standing_order": True})
             except engine.IllegalMove as exc:
@@ -212,22 +144,27 @@ class Transition:
         """Write the moves, results and new state; bump the version; set the deadlines and
         charge the clock of a turn that ended.
 
-        The caller holds the table lock (see :func:`lock_table_with_seats`) inside
-        ``transaction.atomic``.
+        The caller holds the table lock (see :func:`games.services.locking.lock_table_with_seats`)
+        inside ``transaction.atomic``.
         """
         table = self.table
         now = now or timezone.now()
+        over = engine.is_over(self.state)
         if self.results:
             RoundResult.objects.bulk_create(self.results)
         table.move_count += len(self.moves)
         table.version += 1
-        if self.state.get("game_over"):
-            table.status = Table.Status.FINISHED
-        else:
-            table.status = Table.Status.PLAYING
+        table.status = Table.Status.FINISHED if over else Table.Status.PLAYING
         # Before table.state is replaced: the clocks compare the old state with the new.
-        banks = clocks.set_deadlines(table, self.seats, self, now)
-        if self.state.get("game_over"):
+        banks = clocks.set_deadlines(
+            table,
+            self.seats,
+            self.state,
+            turn_changed=self.turn_changed,
+            window_opened=self.window_opened,
+            now=now,
+        )
+        if over:
             table.window_deadline = table.turn_deadline = table.turn_started = None
             table.remind_at = None
         table.state = self.state
@@ -254,6 +191,8 @@ TABLE_CLOCK_FIELDS = [
 
 
 def on_commit_changed(table: Table) -> None:
+    """After this transaction commits: announce the table's new version to its sockets, then
+    queue the timers of its near deadlines (if this change claimed them)."""
     table_id, version = table.pk, table.version
     deadlines = (table.window_deadline, table.turn_deadline)
     queue = table.timers_queued == version
@@ -261,39 +200,10 @@ def on_commit_changed(table: Table) -> None:
     def after_commit() -> None:
         try:
             # First: the broadcast stamps the commit time as it starts.
-            table_changed(table_id, version)
+            broadcast.table_changed(table_id, version)
         finally:
             if queue:
                 # Never raises: a timer the broker did not take is queued by the sweep.
-                timers.queue_deadlines(table_id, version, *deadlines)
+                enqueue.queue_deadlines(table_id, version, *deadlines)
 
     transaction.on_commit(after_commit)
-
-
-def choose_action(state: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    from games.engine.bots import choose_action as engine_choose
-
-    return engine_choose(state, seat, "heuristic")
-
-
-def standing_answer(state: dict[str, Any], seat: int, order: str, limit: int | None) -> str:
-    """The answer a standing order gives for the card the seat may answer for now.
-
-    "never": no thanks. "completes": "May I?" when the card with cards of the hand makes a book
-    of 3 or a run of 4 (:func:`games.engine.orders.completes_meld`) and the seat has bought
-    fewer than ``limit`` times this round (no limit: the ruleset's cap); no thanks otherwise.
-    """
-    from games.engine.orders import completes_meld
-
-    if order != BuyOrder.COMPLETES:
-        return "no_thanks"
-    if limit is not None and state["buys"][seat] >= limit:
-        return "no_thanks"
-    window = state.get("window")
-    card = window["card"] if window else state["discard"][-1]
-    return "may_i" if completes_meld(state["hands"][seat], card) else "no_thanks"
-
-
-# Event types that start a new turn or open a buy window (names from games.engine).
-TURN_EVENTS = frozenset({"turn", "round_started"})
-WINDOW_EVENTS = frozenset({"window_opened"})

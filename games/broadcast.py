@@ -1,0 +1,113 @@
+"""The one way out after a commit: tell a table's sockets that it changed.
+
+Imports only Channels (asgiref, its base) and nothing of the project, so the services can call
+it from ``transaction.on_commit`` and anything may import it without a cycle. The consumers
+(``games/consumers.py``) listen to these groups and build each socket's frame themselves
+(``games/live.py``): the group message says only "table X is now at version N" (and when it was
+committed), so no view travels through the channel layer and a frame can only ever hold what
+its own consumer read for its own user from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+import time
+from typing import Any
+
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger("games.live")
+
+
+def group_name(table_id: int) -> str:
+    """The channel-layer group of every socket following table ``table_id``."""
+    return f"table-{table_id}"
+
+
+def session_group(session_key: str | None) -> str | None:
+    """The group of a session's sockets (None for a cookie that cannot be a session key:
+    group names allow only a few characters, and Django's keys are lowercase letters and
+    digits)."""
+    if not session_key or not session_key.isascii() or not session_key.isalnum():
+        return None
+    return f"session-{session_key[:80]}"
+
+
+def table_changed(table_id: int, version: int) -> None:
+    """Tell every socket of the table that ``version`` committed. Called from on_commit.
+
+    ``committed_at`` (epoch seconds, stamped here, right after the commit) lets a client or
+    bench/fanout.py measure the delay to its frame. A lost broadcast costs a client only
+    freshness (it re-syncs by version on its next frame, reconnect or sync), never correctness,
+    so a channel layer failure is logged and never fails the request that committed.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {
+        "type": "table.changed",
+        "table": table_id,
+        "version": version,
+        "committed_at": time.time(),
+    }
+    loop = server_loop()
+    if loop is not None:
+        # In daphne: hand the send to the server's event loop and answer the request at once,
+        # instead of holding this request thread until the layer has taken the message.
+        future = asyncio.run_coroutine_threadsafe(
+            layer.group_send(group_name(table_id), message), loop
+        )
+        future.add_done_callback(lambda done: _log_failure(done, table_id, version))
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(table_id), message)
+    except Exception:
+        logger.exception("could not broadcast table %s version %s", table_id, version)
+
+
+def session_ended(session_key: str | None) -> None:
+    """Close a session's sockets now (it logged out), not at their table's next change."""
+    group = session_group(session_key)
+    layer = get_channel_layer()
+    if group is None or layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, {"type": "session.ended"})
+    except Exception:
+        logger.exception("could not close the sockets of a session that logged out")
+
+
+def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """``user_logged_out``: close this session's sockets (connected in games/apps.py)."""
+    session_ended(getattr(getattr(request, "session", None), "session_key", None))
+
+
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop of the ASGI server when called from one of its sync threads (a
+    request's or a consumer's), else None (a Celery worker, a test, a management command).
+
+    asgiref records it for every thread it runs sync code in (``async_to_sync`` uses it too).
+    """
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    pid = getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None)
+    if loop is None or pid != os.getpid() or not loop.is_running():
+        return None
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return loop
+    return None  # on the loop itself: callers use async_to_sync's own error then
+
+
+def _log_failure(done: concurrent.futures.Future, table_id: int, version: int) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        logger.error(
+            "could not broadcast table %s version %s",
+            table_id,
+            version,
+            exc_info=done.exception(),
+        )

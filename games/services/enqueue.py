@@ -1,0 +1,70 @@
+"""Queue Celery tasks by name: the services' one way to the task queue, and the timer tasks
+of a table's near deadlines.
+
+``games/tasks.py`` imports the services (a task calls one), so the services never import the
+tasks: they send a task by the name it is registered under (``shared_task(name=...)`` in
+games/tasks.py; a test checks that every name here is a registered task).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.utils import timezone
+
+logger = logging.getLogger("games.timers")
+
+CLOSE_BUY_WINDOW = "games.tasks.close_buy_window"
+TIMEOUT_TURN = "games.tasks.timeout_turn"
+SEND_REMINDER = "games.tasks.send_reminder"
+
+TASK_NAMES = (CLOSE_BUY_WINDOW, TIMEOUT_TURN, SEND_REMINDER)
+
+
+def send_task(
+    name: str, args: tuple[Any, ...], *, queue: str, eta: datetime | None = None, **options: Any
+) -> None:
+    """Queue task ``name`` with ``args`` on ``queue`` (raises what the broker raises)."""
+    current_app.send_task(name, args=args, queue=queue, eta=eta, **options)
+
+
+def queue_deadlines(
+    table_id: int,
+    version: int,
+    window_deadline: datetime | None,
+    turn_deadline: datetime | None,
+    *,
+    now: datetime | None = None,
+) -> int:
+    """Queue an ETA task for each deadline within the horizon (after commit). Returns how many.
+
+    A broker that is down is logged, never raised: the sweep fires the deadline anyway.
+    """
+    now = now or timezone.now()
+    horizon = now + timedelta(seconds=settings.MAYI_TIMER_HORIZON)
+    queued = 0
+    for deadline, task in (
+        (window_deadline, CLOSE_BUY_WINDOW),
+        (turn_deadline, TIMEOUT_TURN),
+    ):
+        if deadline is None or deadline > horizon:
+            continue
+        try:
+            send_task(
+                task,
+                (table_id, version),
+                eta=deadline,
+                queue=settings.CELERY_TASK_DEFAULT_QUEUE,
+                # Expire well after the sweep would have fired it: a task that waited that
+                # long in a broker is stale for sure.
+                expires=deadline + timedelta(seconds=settings.MAYI_TIMER_HORIZON),
+                retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
+            )
+            queued += 1
+        except Exception:
+            logger.exception("could not queue a timer for table %s", table_id)
+    return queued

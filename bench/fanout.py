@@ -13,7 +13,7 @@ one real websocket per seat (``tables * seats`` sockets, in this process, with a
 Then a driver process plays the tables through the HTTP API (``POST .../actions``, each seat
 with its own token) at ``--rate`` moves per second in all, spread evenly over the tables, for
 ``--seconds`` after a warm-up. Every frame carries ``committed_at``, the server's clock read in
-the ``on_commit`` hook of the move (games/live.py); the receiving side reads the same machine's
+the ``on_commit`` hook of the move (games/broadcast.py); the receiving side reads the same machine's
 clock when the frame arrives. Per move: the delay to the *last* of its table's seats. It
 prints one JSON object: p50/p99/max of that delay in ms, and of every single frame, plus counts
 (moves, frames, moves some seat never saw a frame for, HTTP errors).

@@ -171,7 +171,7 @@ if REDIS_URL:
     }
     # Pub/sub: a table's change is one PUBLISH, which each daphne process receives once on one
     # subscription and hands to its own sockets. At-most-once delivery is enough: every frame
-    # carries the version and clients re-sync by it (see games/live.py).
+    # carries the version and clients re-sync by it (see games/broadcast.py).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

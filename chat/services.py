@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import DatabaseError, transaction
 
-from games import live as games_live
+from accounts.sessions import session_user
 from games import services as games
 from games.models import Seat, Table
 from moderation.audit import audit_write
@@ -208,7 +208,7 @@ def chat_frame(message_id: int, user: AbstractBaseUser) -> dict[str, Any] | None
 def chat_frame_for_session(message_id: int, session_key: str | None) -> dict[str, Any] | None:
     """:func:`chat_frame` for a socket's session (None once it is signed out)."""
     try:
-        user = games_live.session_user(session_key)
+        user = session_user(session_key)
         return chat_frame(message_id, user) if user is not None else None
     except DatabaseError:
         # A chat push that could not be read costs that socket this message only (the page

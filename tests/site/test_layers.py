@@ -1,13 +1,15 @@
-"""The layers, read from the sources (no import runs): who may import whom.
+"""The layers, read from the sources (no import runs): who may import whom, in every package
+of the site (games, accounts, mayi_site and each app added since).
 
 - the engine imports nothing of Django or the site (tests/engine/test_pure.py checks the
   running imports too);
-- the services never import the edges (api, views, consumers, live, tasks, routing, admin);
+- the services never import the edges (api, views, consumers, tasks, routing, admin, urls of
+  any app, and games/live.py);
 - the models import no services;
 - the broadcast imports only Channels (and asgiref, its base) besides the standard library;
-- no import sits inside a function anywhere in games/ or accounts/ (a lazy import is how a
+- no import sits inside a function anywhere (a lazy import is how a
   cycle hides), but for the few listed in ``LAZY_ALLOWED`` with their reason;
-- the module-level imports of games/ and accounts/ form no cycle.
+- the module-level imports form no cycle.
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "mayi_site")
+# Every package of the site (new apps included as they come), not the tests or benches.
+PACKAGES = tuple(
+    sorted(
+        p.parent.name
+        for p in ROOT.glob("*/__init__.py")
+        if p.parent.name not in ("tests", "bench", "scripts")
+    )
+)
 
 # (file, imported module): why it is imported inside a function, not at the top.
 LAZY_ALLOWED = {
@@ -31,15 +40,11 @@ LAZY_ALLOWED = {
     ("mayi_site/asgi.py", "django.urls"): "after django.setup(), as the rest of asgi.py",
 }
 
+# The entry points of each app: they call the services, never the other way round.
+EDGE_MODULES = ("api", "views", "consumers", "tasks", "routing", "admin", "urls")
 EDGES = (
-    "games.api",
-    "games.views",
-    "games.consumers",
-    "games.live",
-    "games.tasks",
-    "games.routing",
-    "games.admin",
-    "games.urls",
+    *(f"{app}.{edge}" for app in PACKAGES for edge in EDGE_MODULES),
+    "games.live",  # the websocket side of the games app
 )
 
 
@@ -147,12 +152,13 @@ def test_the_engine_imports_only_the_standard_library_and_itself():
 
 
 def test_the_services_never_import_the_edges():
-    bad = violations(("games.services",), EDGES)
+    bad = violations(tuple(f"{app}.services" for app in PACKAGES), EDGES)
     assert not bad, "the services are called by the edges, never the other way:\n" + "\n".join(bad)
 
 
 def test_the_models_import_no_services():
-    bad = violations(("games.models", "accounts.models"), ("games.services", *EDGES))
+    models = tuple(f"{app}.models" for app in PACKAGES)
+    bad = violations(models, (*(f"{app}.services" for app in PACKAGES), *EDGES))
     assert not bad, "\n".join(bad)
 
 

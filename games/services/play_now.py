@@ -16,7 +16,7 @@ from django.db import transaction
 
 from games.models import Table
 
-from .common import retry_on_contention
+from .locking import retry_on_contention
 from .tables import DEFAULT_STRIKES, table_fill_with_bots, table_open, table_start
 
 PLAY_NOW_RULESET = "bga"

@@ -48,6 +48,7 @@ function notifyTurn(s) {
 
 let motionBefore = null;
 let motionHints = {};
+let motionLeaving = {};
 onApplied((before, after, source) => {
   updateTitle(after);
   if (!before.view || !after.view) return;
@@ -56,12 +57,16 @@ onApplied((before, after, source) => {
   const mine = after.meta.my_seat;
   const words = [];
   motionHints = {};
+  motionLeaving = {};
   for (const e of fresh) {
     for (const ev of e.events || []) {
       if (ev.type === "drew" && ev.card) motionHints[ev.card] = ev.source;
       if (ev.type === "discarded" && ev.seat !== mine) motionHints[ev.card] = ev.seat;
+      // The pile's card goes to a hand I cannot see: the buyer's, or a draw from the pile.
+      if (ev.type === "bought" && ev.seat !== mine) motionLeaving[ev.card] = ev.seat;
+      if (ev.type === "drew" && ev.source === "discard" && ev.seat !== mine && ev.card) motionLeaving[ev.card] = ev.seat;
     }
-    if (e.seat !== mine || e.by_bot) words.push(...entryLines(e, after.meta, after.view.melds).map((p) => partsText(p, after.view.faces)));
+    if (e.seat !== mine || e.by_bot) words.push(...entryLines(e, after.meta, after.view.melds).map((p) => partsText(p, { ...after.logFaces, ...after.view.faces })));
   }
   for (const c of after.lastDrawn) if (!motionHints[c]) motionHints[c] = "stock";
   const wasMine = myTurn(before) && before.view.phase === "draw";
@@ -279,6 +284,6 @@ export function start() {
 // snapshot is taken in apply's listeners and played after the render.
 onApplied(() => {
   motionBefore = snapshot();
-  const before = motionBefore, hints = motionHints;
-  requestAnimationFrame(() => play(before, hints));
+  const before = motionBefore, hints = motionHints, leaving = motionLeaving;
+  requestAnimationFrame(() => play(before, hints, leaving));
 });

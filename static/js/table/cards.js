@@ -54,6 +54,7 @@ export function spoken(id, faces) {
   if (f.wild) return f.label === "?" ? "wild" : `${f.label} (wild)`;
   const set = cardSet(id);
   if (set === "standard") return `${f.label}`;
+  if (set === "rook") return `${f.rank} ${f.color || f.suit}`;
   return `${f.rank} ${SUIT_NAME[f.suit] || f.suit}`;
 }
 

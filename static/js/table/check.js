@@ -34,15 +34,16 @@ export function layoffTargets(s, meter) {
   if (!myTurn(s) || view.phase !== "play" || !view.contract_down[s.meta.my_seat] || s.selected.length !== 1) return null;
   const card = s.selected[0];
   const out = new Map();
-  if (view.lay_offs && typeof view.lay_offs === "object") {
-    // The view's own list (h11srv): {card: [{meld, end}]} for the seat to play.
-    for (const t of view.lay_offs[card] || []) {
-      if (!out.has(t.meld)) out.set(t.meld, new Set());
-      out.get(t.meld).add(t.end || "any");
+  if ("lay_offs" in view) {
+    // The view's legal lay-offs for the seat to play (null: it may not lay off now).
+    if (!Array.isArray(view.lay_offs)) return null;
+    for (const a of view.lay_offs) {
+      if (a.card !== card) continue;
+      if (!out.has(a.meld)) out.set(a.meld, new Set());
+      out.get(a.meld).add(a.end || "any");
     }
     return out;
   }
-  if ("lay_offs" in view) return view.lay_offs === null ? null : out;
   const legal = (meter && meter.layoffs) || null;
   if (!Array.isArray(legal)) return null;
   for (const a of legal) {

@@ -13,11 +13,13 @@ function rectOf(selector) {
 // Before a render: where each card and pile is now.
 export function snapshot() {
   const where = new Map();
+  const html = new Map();
   document.querySelectorAll("[data-card-face]").forEach((el) => {
+    if (el.closest(".mini-cards")) return;
     const r = el.getBoundingClientRect();
-    if (r.width && !where.has(el.dataset.cardFace)) where.set(el.dataset.cardFace, r);
+    if (r.width && !where.has(el.dataset.cardFace)) { where.set(el.dataset.cardFace, r); html.set(el.dataset.cardFace, el.outerHTML); }
   });
-  return { where, stock: rectOf("#stock"), discard: rectOf("#discard"), seats: seatRects() };
+  return { where, html, stock: rectOf("#stock"), discard: rectOf("#discard"), seats: seatRects() };
 }
 
 function seatRects() {
@@ -36,8 +38,29 @@ function fly(el, from) {
 
 // After a render: each card shown now that was elsewhere (or new) moves from there.
 // `hints` says where a new card came from: {cardId: "stock" | "discard" | seat number}.
-export function play(before, hints) {
+// A card that left the table for a hand we cannot see (a buyer's, another player's draw from
+// the pile): a copy of it flies from where it was to that player's seat, then goes away.
+function ghost(rect, seatRect, html) {
+  if (!rect || !seatRect) return;
+  const el = document.createElement("div");
+  el.className = "card-ghost";
+  el.innerHTML = html.replace(/ data-card-face="[^"]*"/g, "");
+  el.style.left = `${rect.left}px`;
+  el.style.top = `${rect.top}px`;
+  document.body.append(el);
+  const dx = seatRect.left + seatRect.width / 2 - rect.left - rect.width / 2;
+  const dy = seatRect.top + seatRect.height / 2 - rect.top - rect.height / 2;
+  const a = el.animate([{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: 0.2 }], { duration: 420, easing: "ease-in" });
+  a.onfinish = () => el.remove();
+}
+
+export function play(before, hints, leaving) {
   if (!before || (reduced && reduced.matches) || !Element.prototype.animate) return;
+  for (const [id, seat] of Object.entries(leaving || {})) {
+    const from = before.where.get(id);
+    const html = before.html.get(id);
+    if (from && html && !document.querySelector(`[data-card-face="${id}"]`)) ghost(from, before.seats[seat], html);
+  }
   document.querySelectorAll("[data-card-face]").forEach((el) => {
     if (el.closest(".dragging") || el.closest(".mini-cards")) return;
     const id = el.dataset.cardFace;

@@ -16,6 +16,7 @@ export const store = createStore({
   log: [], // deltalog entries {seq, seat, by_bot, events}, oldest first, one per seq
   logOldest: null, // the smallest seq we hold; older pages come from GET .../log?before=
   logDone: false, // the first move is in hand
+  logFaces: {}, // how to draw the cards the log names (each entry's `faces`)
   legacyLog: [], // lines guessed from two views, only while the server sends no deltalog
   hasDeltalog: false,
   selected: [],
@@ -29,6 +30,13 @@ export const store = createStore({
 const listeners = [];
 // Others (the log announcer, motion) hear each applied payload with the state before it.
 export function onApplied(fn) { listeners.push(fn); }
+
+function mergeFaces(faces, entries) {
+  if (!Array.isArray(entries) || !entries.some((e) => e.faces)) return faces;
+  const out = { ...faces };
+  for (const e of entries) Object.assign(out, e.faces || {});
+  return out;
+}
 
 function mergeLog(current, entries) {
   if (!Array.isArray(entries) || !entries.length) return current;
@@ -68,6 +76,7 @@ export function apply(payload, source) {
     view,
     version: v,
     log,
+    logFaces: mergeFaces(before.logFaces, payload.log),
     logOldest: log.length ? log[0].seq : before.logOldest,
     logDone: before.logDone || (log.length > 0 && log[0].seq <= 1),
     hasDeltalog,
@@ -102,6 +111,7 @@ export async function loadOlderLog() {
     const log = mergeLog(store.get().log, entries);
     store.set({
       log,
+      logFaces: mergeFaces(store.get().logFaces, entries),
       logOldest: log.length ? log[0].seq : null,
       logDone: entries.length === 0 || body.more === false || (log.length > 0 && log[0].seq <= 1),
     });

@@ -292,3 +292,100 @@ def test_coming_back_while_the_socket_closes_keeps_one_live_socket(watched: Watc
     assert page.evaluate("window.__sockets.filter((s) => s.readyState <= 1).length") == 1
     moved = watched.play(2)
     _shows_the_table(page, moved, watcher)
+
+
+def _two_players_and_a_bot(alice: Any, bob: Any) -> tuple[Table, dict[int, Any]]:
+    try:
+        table = services.table_create(host=alice, seats=3)
+        services.table_join(user=bob, table_id=table.pk)
+        services.table_fill_with_bots(user=alice, table_id=table.pk)
+        services.table_start(user=alice, table_id=table.pk, seed="browser-log")
+        table.refresh_from_db()
+        users = {
+            s.position: s.user
+            for s in Seat.objects.filter(table=table, is_bot=False).select_related("user")
+        }
+        return table, users
+    finally:
+        connection.close()
+
+
+def _play_humans(table_id: int, users: dict[int, Any], count: int) -> Table:
+    """``count`` moves by the human seats (the bot policy chooses); the bot answers itself."""
+    try:
+        for _ in range(count):
+            table = Table.objects.get(pk=table_id)
+            seat = next(s for s in engine.seats_to_act(table.state) if s in users)
+            action = choose_action(table.state, seat)
+            services.table_submit_action(
+                table_id=table_id, user=users[seat], action=action, expect_version=table.version
+            )
+        return Table.objects.get(pk=table_id)
+    finally:
+        connection.close()
+
+
+def _moves(table_id: int) -> list[Any]:
+    try:
+        from games.models import Move
+
+        return list(Move.objects.filter(table_id=table_id).order_by("seq"))
+    finally:
+        connection.close()
+
+
+def test_two_players_see_each_others_moves_and_the_log_agrees_with_the_moves(
+    asgi_server, browser, alice, bob
+):
+    with ThreadPoolExecutor(1) as pool:
+        table, users = pool.submit(_two_players_and_a_bot, alice, bob).result()
+        pages = {p: signed_in_page(browser, asgi_server, u) for p, u in users.items()}
+        try:
+            for page in pages.values():
+                page.goto(f"{asgi_server}/tables/{table.pk}/")
+                page.wait_for_selector("#live-status.live")
+                page.evaluate("window.__sameDocument = true")
+            if not page.evaluate(
+                "'log' in JSON.parse(document.getElementById('table-payload').textContent)"
+            ):
+                pytest.skip("the server sends no deltalog yet (h11srv)")
+            moved = pool.submit(_play_humans, table.pk, users, 12).result()
+            moves = pool.submit(_moves, table.pk).result()
+            assert any(m.by_bot for m in moves) and len(moves) >= 12
+            names = {p: u.get_username() for p, u in users.items()}
+            for seat, page in pages.items():
+                page.wait_for_function(
+                    f"document.getElementById('table').dataset.version === '{moved.version}'"
+                )
+                assert page.evaluate("window.__sameDocument") is True
+                for m in moves:
+                    line = page.locator(f"#log li[data-seq='{m.seq}']")
+                    assert line.count() >= 1, (seat, m.seq, m.action)
+                    text = " ".join(line.all_inner_texts())
+                    if m.seat is not None:
+                        who = "You" if m.seat == seat else names.get(m.seat, f"Bot {m.seat + 1}")
+                        assert who in text, (seat, m.seq, m.action, text)
+                    for e in m.events:
+                        # Every discard shows its card, in the line of the move it landed in
+                        # (a discard held while a "May I?" window was open lands later).
+                        if e["type"] == "discarded":
+                            face = e["card"][1:]
+                            assert line.locator(f"[data-label='{face}']").count() >= 1, text
+            # A reload keeps the whole log (from the move log) and the hand's order.
+            page = pages[min(pages)]
+            order = page.eval_on_selector_all(
+                "#hand [data-card]", "els => els.map((e) => e.dataset.card)"
+            )
+            count = page.locator("#log li").count()
+            page.reload()
+            page.wait_for_selector("#live-status.live")
+            assert page.locator("#log li").count() == count
+            assert (
+                page.eval_on_selector_all(
+                    "#hand [data-card]", "els => els.map((e) => e.dataset.card)"
+                )
+                == order
+            )
+        finally:
+            for page in pages.values():
+                page.context.close()

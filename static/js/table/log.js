@@ -40,7 +40,7 @@ export function eventParts(e, meta, melds) {
       return parts;
     }
     case "laid_off": {
-      const m = (melds || []).find((x) => x.id === e.meld);
+      const m = melds instanceof Map ? melds.get(e.meld) : (melds || []).find((x) => x.id === e.meld);
       const where = m ? `on ${m.owner === e.seat ? (e.seat === meta.my_seat ? "your" : "their") : possessive(meta, m.owner, meta.my_seat)} ${m.kind}` : "on a meld";
       return [`${w(e.seat)} laid off`, C(e.card), where];
     }
@@ -48,7 +48,7 @@ export function eventParts(e, meta, melds) {
     case "replacements": return e.cards && e.cards.length ? [`${w(e.seat)} drew the replacement cards`, C(e.cards)] : [`${w(e.seat)} drew ${e.count} replacement cards`];
     case "wild_swapped": return [`${w(e.seat)} swapped`, C(e.card), "for", C(e.wild)];
     case "went_out": return [`${w(e.seat)} went out!`];
-    case "round_started": return [`Round ${e.round} begins; ${seatName(meta, e.dealer)} deals, ${seatName(meta, e.active)} plays first`];
+    case "round_started": return [`Round ${e.round} begins; ${e.dealer === meta.my_seat ? "you deal" : `${seatName(meta, e.dealer)} deals`}, ${e.active === meta.my_seat ? "you play" : `${seatName(meta, e.active)} plays`} first`];
     case "round_ended":
       return [e.went_out === null || e.went_out === undefined ? `Round ${e.round} ended with nobody out` : `Round ${e.round} ended: ${who(meta, e.went_out)} went out`];
     case "game_over": {
@@ -62,6 +62,22 @@ export function eventParts(e, meta, melds) {
     case "window_timer": return ["The “May I?” window's timer ran out"];
     default: return null;
   }
+}
+
+// The melds as they were when each entry happened (ids start again each round): from the
+// laid_down and mayi_meld events of the log itself, falling back on the view's melds.
+export function meldsAt(log) {
+  const at = new Map();
+  let current = new Map();
+  for (const entry of log) {
+    for (const e of entry.events || []) {
+      if (e.type === "round_started") current = new Map();
+      if (e.type === "laid_down") for (const m of e.melds || []) current.set(m.id, m);
+      if (e.type === "mayi_meld" && e.meld) current.set(e.meld.id, e.meld);
+    }
+    at.set(entry.seq, current);
+  }
+  return at;
 }
 
 export function entryLines(entry, meta, melds) {
@@ -97,16 +113,18 @@ export function Log({ s }) {
     </section>`;
   }
   const items = [];
+  const melds = meldsAt(s.log);
   for (let i = s.log.length - 1; i >= 0; i--) {
     const entry = s.log[i];
-    const lines = entryLines(entry, meta, view.melds);
+    const known = melds.get(entry.seq);
+    const lines = entryLines(entry, meta, known && known.size ? known : view.melds);
     lines.forEach((parts, j) => items.push(html`<li key=${`${entry.seq}.${j}`} data-seq=${entry.seq} class=${entry.seat === meta.my_seat ? "mine" : ""}>
       <${Line} parts=${parts} faces=${faces} />${entry.by_bot && entry.seat !== null && !(meta.seats.find((x) => x.position === entry.seat) || {}).is_bot ? html` <span class="hint">(bot)</span>` : ""}
     </li>`));
   }
   return html`<section class="panel log-panel" aria-labelledby="log-title">
     <h2 id="log-title">Log</h2>
-    <ol id="log" class="log">${items}</ol>
+    <ol id="log" class="log" tabindex="0" aria-label="Game log, newest first">${items}</ol>
     ${!items.length && html`<p class="hint" id="log-empty">What happens at the table appears here as it happens.</p>`}
     ${!s.logDone && html`<button type="button" class="link" id="log-older" onClick=${loadOlderLog}>Show earlier moves</button>`}
   </section>`;

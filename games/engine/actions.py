@@ -18,6 +18,7 @@ from .melding import lay_down, lay_off, mayi_meld, swap_wild
 from .state import RoundOver, State, copy_state, ruleset_of
 from .table import layoff_ends
 from .turns import card_field, do_discard, do_pass, in_hand, require_turn, swapped_in_hand
+from .words import faces
 
 PLAYER_ACTIONS = (
     "draw",
@@ -48,10 +49,10 @@ def apply(state: State, seat: int | None, action: dict) -> tuple[State, list[dic
     if not isinstance(state, dict) or "hands" not in state:
         raise IllegalMove("bad_state", "not a game state")
     if not isinstance(action, dict):
-        raise IllegalMove("bad_action", f"an action is a JSON object, not {type(action).__name__}")
+        raise IllegalMove("bad_action", "that is not a move")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in PLAYER_ACTIONS + PLATFORM_ACTIONS:
-        raise IllegalMove("unknown_action", f"unknown action type {kind!r}")
+        raise IllegalMove("unknown_action", "there is no such move")
     if kind in PLATFORM_ACTIONS:
         if seat is not None:
             raise IllegalMove("platform_only", f"{kind} is sent by the platform, not by a seat")
@@ -78,7 +79,7 @@ def _step(st: State, seat: int | None, action: dict, events: list[dict]) -> Stat
 def _no_swapped_wild(st: State, seat: int) -> None:
     left = swapped_in_hand(st, seat)
     if left:
-        raise IllegalMove("use_swapped_wild", f"play {' '.join(left)} before your turn ends")
+        raise IllegalMove("use_swapped_wild", f"play the {faces(left)} before your turn ends")
 
 
 def _discard(st: State, seat: int, action: dict, events: list[dict]) -> None:
@@ -118,7 +119,7 @@ def _pass(st: State, seat: int, action: dict, events: list[dict]) -> None:
     if playable_anywhere(st, hand[0]) and not (
         st["laid_down_this_turn"] and not rules.lay_off_on_lay_down_turn
     ):
-        raise IllegalMove("must_play", f"{hand[0]} can be laid off: play it to go out")
+        raise IllegalMove("must_play", f"{faces(hand)} can be laid off: play it to go out")
     if st["window"] is not None:
         st["held"] = {"type": "pass"}
         st["phase"] = "done"

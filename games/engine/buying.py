@@ -22,12 +22,14 @@ from .errors import IllegalMove
 from .state import State, draw_from_stock, ruleset_of
 from .turns import do_discard, do_pass, require_turn
 
+ANSWER_WORDS = {"may_i": "“May I?”", "no_thanks": "“no thanks”"}
+
 
 def draw(st: State, seat: int, action: dict, events: list[dict]) -> None:
     require_turn(st, seat, ("draw",))
     source = action.get("source")
     if source not in ("stock", "discard"):
-        raise IllegalMove("bad_action", "draw needs source 'stock' or 'discard'")
+        raise IllegalMove("bad_action", "draw from the stock or the discard pile")
     hand = st["hands"][seat]
     if source == "discard":
         if not st["discard"]:
@@ -201,7 +203,7 @@ def answer(st: State, seat: int, action: dict, events: list[dict]) -> None:
         i = window["eligible"].index(seat)
         if window["answers"][i] is not None:
             raise IllegalMove(
-                "already_answered", f"seat {seat} already said {window['answers'][i]}"
+                "already_answered", f"you already said {ANSWER_WORDS[window['answers'][i]]}"
             )
         window["answers"][i] = kind
         if kind == "may_i" and "calls" in window:
@@ -215,7 +217,9 @@ def answer(st: State, seat: int, action: dict, events: list[dict]) -> None:
     if seat not in window_eligible(st, st["active"]):
         raise IllegalMove("not_eligible", _why_not_eligible(st, seat))
     if st["early"][seat] is not None:
-        raise IllegalMove("already_answered", f"seat {seat} already said {st['early'][seat]}")
+        raise IllegalMove(
+            "already_answered", f"you already said {ANSWER_WORDS[st['early'][seat]]} for this card"
+        )
     st["early"][seat] = kind
     if kind == "may_i" and "calls" in st:
         st["calls"].append(seat)

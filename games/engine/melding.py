@@ -37,13 +37,14 @@ from .turns import (
     take_from_hand,
     went_out_check,
 )
+from .words import faces, meld_words, no_contract, suit_word
 
 
 def _keep_one(st: State, seat: int, playing: int) -> None:
     rules = ruleset_of(st)
     if rules.out_by_discard_only and len(st["hands"][seat]) <= playing:
         raise IllegalMove(
-            "keep_a_discard", f"{rules.name}: you go out with your final discard, so keep a card"
+            "keep_a_discard", "in these rules you go out with your final discard: keep a card"
         )
 
 
@@ -57,13 +58,13 @@ def _chosen_contract(
         or set(chosen) != {"books", "runs"}
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in chosen.values())
     ):
-        raise IllegalMove("bad_action", 'contract is {"books": number, "runs": number}')
+        raise IllegalMove("bad_action", "choose the contract: a number of books and of runs")
     found = tuple(c for c in choices if (c.books, c.runs) == (chosen["books"], chosen["runs"]))
     if not found:
         raise IllegalMove(
             "wrong_contract",
-            f"round {st['round']} needs {wanted}, not {chosen['books']} books and "
-            f"{chosen['runs']} runs",
+            f"round {st['round']} needs {wanted}, not "
+            f"{Contract(chosen['books'], chosen['runs']).describe() or 'no melds'}",
         )
     return found
 
@@ -80,7 +81,7 @@ def lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
         wanted = choices[0].describe()
     has_cards, has_melds = "cards" in action, "melds" in action
     if has_cards == has_melds:
-        raise IllegalMove("bad_action", "lay_down needs either 'cards' or 'melds'")
+        raise IllegalMove("bad_action", "choose the cards to lay down")
     if has_cards:
         cards = card_list(st, action["cards"], "cards")
         in_hand(st, seat, cards)
@@ -93,18 +94,18 @@ def lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
         if plans is None:
             raise IllegalMove(
                 "no_contract",
-                f"{' '.join(cards)} cannot be split into exactly {wanted} using every card",
+                no_contract(cards, choices, st["round"], rules.cards),
             )
         groups = assign_ids(cards, plans)
     else:
         groups = action["melds"]
         if not isinstance(groups, list) or not groups:
-            raise IllegalMove("bad_action", "melds must be a non-empty list of lists of card ids")
+            raise IllegalMove("bad_action", "choose the cards of each meld")
         for g in groups:
             card_list(st, g, "each meld")
         flat = [c for g in groups for c in g]
         if len(set(flat)) != len(flat):
-            raise IllegalMove("duplicate_card", "a card appears in two melds")
+            raise IllegalMove("duplicate_card", "the same card is in two melds")
         in_hand(st, seat, flat)
     wild_numbers = action.get("wilds") or {}
     if not isinstance(wild_numbers, dict) or not all(
@@ -115,24 +116,28 @@ def lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
         and not isinstance(v, bool)
         for k, v in wild_numbers.items()
     ):
-        raise IllegalMove("bad_action", "wilds maps a wild's card id to the number it stands for")
+        raise IllegalMove("bad_action", "say which number each wild stands for")
     made = []
     for g in groups:
         found = classify(g, wild_numbers)
         if found is None:
-            raise IllegalMove("invalid_meld", f"{' '.join(g)} is neither a book nor a run")
+            raise IllegalMove(
+                "invalid_meld",
+                f"{faces(g)} is neither a book (3 or more of one number) nor a run (4 or more "
+                f"in a row in one {suit_word(rules.cards)})",
+            )
         made.append(found)
     books = sum(1 for kind, _ in made if kind == "book")
     runs = len(made) - books
     if all((books, runs) != (c.books, c.runs) for c in choices):
         raise IllegalMove(
             "wrong_contract",
-            f"round {st['round']} needs {wanted}, not {books} books and {runs} runs",
+            f"round {st['round']} needs {wanted}, not {Contract(books, runs).describe()}",
         )
     used = [c for _, fields in made for c in fields["cards"]]
     left = [w for w in swapped_in_hand(st, seat) if w not in used]
     if left:
-        raise IllegalMove("use_swapped_wild", f"your lay-down must use {' '.join(left)}")
+        raise IllegalMove("use_swapped_wild", f"your lay-down must use {faces(left)}")
     _keep_one(st, seat, len(used))
     tabled = []
     for kind, fields in made:
@@ -163,10 +168,10 @@ def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
     meld_id = action.get("meld")
     meld = next((m for m in st["melds"] if m["id"] == meld_id), None)
     if meld is None:
-        raise IllegalMove("unknown_meld", f"no meld {meld_id!r} on the table")
+        raise IllegalMove("unknown_meld", "that meld is not on the table")
     end = action.get("end")
     if end not in (None, "low", "high"):
-        raise IllegalMove("bad_action", "end must be 'low' or 'high'")
+        raise IllegalMove("bad_action", "choose an end of the run: low or high")
     if meld["kind"] == "mayi":
         raise IllegalMove("mayi_meld_closed", "nothing may be added to a MAYI meld")
     ends = layoff_ends(meld, card)
@@ -174,7 +179,8 @@ def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
         ends = [e for e in ends if e == end]
     if not ends:
         raise IllegalMove(
-            "does_not_fit", f"{card} cannot be laid off on {meld_id} ({' '.join(meld['cards'])})"
+            "does_not_fit",
+            f"{faces([card])} does not fit {'that end of ' if end else ''}{meld_words(meld)}",
         )
     _keep_one(st, seat, 1)
     st["hands"][seat].remove(card)
@@ -194,7 +200,8 @@ def mayi_meld(st: State, seat: int, action: dict, events: list[dict]) -> None:
     if fields is None:
         raise IllegalMove(
             "invalid_meld",
-            f"{' '.join(cards)} is no MAYI meld (one each of M A Y I, same or consecutive numbers, no wilds)",
+            f"{faces(cards)} is no MAYI meld: it takes one each of M A Y I, all of one number "
+            "or four numbers in a row, no wilds",
         )
     take_from_hand(st, seat, cards)
     meld = table_meld(st, "mayi", seat, fields)
@@ -239,10 +246,12 @@ def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dic
         raise IllegalMove("bad_action", "swap a wild for a natural card, not for a wild")
     meld = next((m for m in st["melds"] if m["id"] == meld_id), None)
     if meld is None:
-        raise IllegalMove("unknown_meld", f"no meld {meld_id!r} on the table")
+        raise IllegalMove("unknown_meld", "that meld is not on the table")
     slot = _wild_slot(meld, natural)
     if slot is None:
-        raise IllegalMove("no_wild_there", f"no wild on {meld_id} stands for {natural}")
+        raise IllegalMove(
+            "no_wild_there", f"no wild in {meld_words(meld)} stands for {faces([natural])}"
+        )
     wild = meld["cards"][slot]
     hand = [c for c in st["hands"][seat] if c != natural] + [wild]
     if st["down"][seat]:
@@ -252,7 +261,10 @@ def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dic
         after["cards"][slot] = natural
         melds = [after if m is meld else m for m in st["melds"]]
         if not any(layoff_ends(m, wild) for m in melds):
-            raise IllegalMove("wild_has_no_place", f"{wild} could not be laid off anywhere")
+            raise IllegalMove(
+                "wild_has_no_place",
+                f"the {faces([wild])} you would take could go nowhere this turn",
+            )
         return meld, slot
     parsed = [parse_card(c) for c in hand]
     wilds = sum(1 for p in parsed if p[0] == WILD_RANK)

@@ -11,38 +11,46 @@ from typing import Any
 from .cards import CardError, parse_card
 from .errors import IllegalMove
 from .state import RoundOver, State, end_round, ruleset_of
+from .words import faces
 
 
 def where(st: State) -> str:
-    return f"in round {st['round']}, phase {st['phase']}, seat {st['active']} to play"
+    """What the table waits for, in words (no seat numbers: the page names the players)."""
+    if st["phase"] == "draw":
+        return "the player to move has not drawn yet"
+    if st["phase"] == "done":
+        return "the turn ends when the “May I?” window closes"
+    if st["phase"] == "selling":
+        return "the discard is on sale"
+    return "the player to move is playing"
 
 
 def _checked(st: State, card: str) -> str:
     try:
         parse_card(card)
     except CardError:
-        raise IllegalMove("bad_card", f"{card!r} is not a card id") from None
+        raise IllegalMove("bad_card", "that is not a card of this game") from None
     if not ruleset_of(st).cards.owns(card):
-        raise IllegalMove("bad_card", f"{card!r} is not a card of this game's card set")
+        raise IllegalMove("bad_card", "that card is not from this game's pack")
     return card
 
 
 def card_field(st: State, action: dict, field: str = "card") -> str:
     card = action.get(field)
     if not isinstance(card, str):
-        raise IllegalMove("bad_action", f"{action['type']} needs {field!r}: a card id")
+        raise IllegalMove("bad_action", "choose a card first")
     return _checked(st, card)
 
 
 def card_list(st: State, value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not value:
-        raise IllegalMove("bad_action", f"{what} must be a non-empty list of card ids")
+        raise IllegalMove("bad_action", "choose the cards first")
     for card in value:
         if not isinstance(card, str):
-            raise IllegalMove("bad_action", f"{what} must hold card ids, not {card!r}")
+            raise IllegalMove("bad_action", "that is not a card of this game")
         _checked(st, card)
     if len(set(value)) != len(value):
-        raise IllegalMove("duplicate_card", f"{what} names a card twice")
+        raise IllegalMove("duplicate_card", "the same card is chosen twice")
     return value
 
 
@@ -51,18 +59,21 @@ def in_hand(st: State, seat: int, cards: list[str]) -> None:
     missing = [c for c in cards if c not in hand]
     if missing:
         raise IllegalMove(
-            "card_not_in_hand", f"{' '.join(missing)} not in seat {seat}'s hand ({' '.join(hand)})"
+            "card_not_in_hand",
+            f"{faces(missing)} {'is' if len(missing) == 1 else 'are'} not in your hand",
         )
 
 
 def require_turn(st: State, seat: int, phases: tuple[str, ...]) -> None:
     if seat != st["active"]:
-        raise IllegalMove("not_your_turn", f"seat {seat} acted {where(st)}")
+        raise IllegalMove("not_your_turn", f"it is not your turn ({where(st)})")
     if st["phase"] not in phases:
         if st["phase"] == "draw":
-            raise IllegalMove("must_draw", f"draw a card first ({where(st)})")
+            raise IllegalMove("must_draw", "draw a card first: from the stock or the discard pile")
         if st["phase"] == "done":
-            raise IllegalMove("turn_over", "your turn is over; it ends when the buy window closes")
+            raise IllegalMove(
+                "turn_over", "your turn is over; it ends when the “May I?” window closes"
+            )
         if st["phase"] == "selling":
             raise IllegalMove(
                 "sale_pending", "the discard is on sale first; your stock draw completes after it"

@@ -23,6 +23,7 @@ from accounts.models import Profile
 from accounts.tokens import token_user
 from chat.api import router as chat_router
 from games import services
+from games.api_messages import validation_message
 from games.api_schemas import (
     ActionIn,
     BuyOrderIn,
@@ -129,11 +130,8 @@ def _illegal(request: HttpRequest, exc: IllegalMove) -> HttpResponse:
 
 @api.exception_handler(ValidationError)
 def _validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    parts = []
-    for item in exc.errors[:5]:
-        where = ".".join(str(p) for p in item.get("loc", ()) if p not in ("body", "payload"))
-        parts.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
-    return error(400, "bad_request", "; ".join(parts) or "invalid request")
+    # In players' words (the page shows the message as it is); the code stays bad_request.
+    return error(400, "bad_request", validation_message(exc.errors))
 
 
 @api.exception_handler(AuthenticationError)

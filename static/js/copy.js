@@ -1,5 +1,5 @@
-// Copy buttons: <button data-copy="text">. Any page may use them (the lobby's and the table
-// page's invite links): import { bindCopyButtons } from "/static/js/copy.js".
+// Copy buttons: <button data-copy="text">. Loading this module binds the page's buttons (the
+// lobby's and the table page's invite links); bindCopyButtons(root) binds ones added later.
 
 async function copyText(text) {
   if (navigator.clipboard && window.isSecureContext) {
@@ -34,3 +34,5 @@ export function bindCopyButtons(root) {
     });
   }
 }
+
+bindCopyButtons(document);

@@ -1,6 +1,6 @@
 // The lobby's small behaviours: copy buttons for invite links, and the create form showing
 // only the options of the chosen ruleset (the server ignores the others anyway).
-import { bindCopyButtons } from "./copy.js";
+import "./copy.js"; // binds the invite links' copy buttons
 
 function showRulesetOptions(form) {
   const select = form.querySelector("select[name=ruleset]");
@@ -18,6 +18,5 @@ function showRulesetOptions(form) {
   update();
 }
 
-bindCopyButtons(document);
 const form = document.getElementById("new-table");
 if (form) showRulesetOptions(form);

@@ -1,0 +1,199 @@
+"""The way in, in a real browser: sign up and "Play now"; my games waiting on me first; an
+invite link kept through sign-up and login; the create form's folded options; the home page,
+lobby, rules and account pages never wider than a phone or a laptop screen, without serious
+accessibility faults (axe-core), with screenshots to look at."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games import engine, services
+from games.models import Seat, Table
+from tests.browser.pages import signed_in_page
+from tests.browser.tables import serious_violations, shoot
+from tests.conftest import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = [(1280, 800), (375, 812)]
+
+
+def sign_up(page: Any, name: str) -> None:
+    page.fill("#id_username", name)
+    page.fill("#id_email", f"{name}@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main form button[type=submit]")
+
+
+def width_of(page: Any) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_sign_up_and_play_now_lands_on_a_started_table_with_bots(live_server, page):
+    page.goto(f"{live_server.url}/")
+    # Signed out, "Play now" goes through sign-up and comes back to it.
+    page.click("#play-now-signed-out")
+    sign_up(page, "dora")
+    page.wait_for_url(f"{live_server.url}/play/")
+    page.click("#play-now button")
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table = Table.objects.get()
+    assert table.status == Table.Status.PLAYING
+    seats = list(Seat.objects.filter(table=table).order_by("position"))
+    assert seats[0].user.username == "dora" and all(s.is_bot for s in seats[1:])
+    assert table.options["window_seconds"] == services.PLAY_NOW_WINDOW_SECONDS
+    assert 0 in engine.seats_to_act(table.state)
+    # Back in the lobby the table waits on her, marked.
+    page.goto(f"{live_server.url}/")
+    first = page.locator("#my-games li").first
+    assert first.get_attribute("data-table") == str(table.pk)
+    assert re.search(r"your turn|May I\? open", first.inner_text())
+
+
+def _started(host: Any, other: Any, seed_prefix: str, want_host: bool) -> Table:
+    """A started table of host, other and a bot where the game waits on the host or not."""
+    for n in range(60):
+        table = services.table_create(host=host, seats=3)
+        services.table_join(user=other, table_id=table.pk)
+        services.table_fill_with_bots(user=host, table_id=table.pk)
+        services.table_start(user=host, table_id=table.pk, seed=f"{seed_prefix}-{n}")
+        table.refresh_from_db()
+        me = Seat.objects.get(table=table, user=host).position
+        if (me in engine.seats_to_act(table.state)) == want_host:
+            return table
+        table.delete()
+    raise AssertionError("no seed gave the wanted turn")
+
+
+def test_my_games_waiting_on_me_come_first_and_are_marked(live_server, browser, alice, bob):
+    try:
+        waiting_other = _started(alice, bob, "other", want_host=False)
+        waiting_me = _started(alice, bob, "me", want_host=True)
+        Table.objects.filter(pk=waiting_other.pk).update(updated=waiting_me.updated)
+        open_table = services.table_create(host=alice, seats=4)
+    finally:
+        connection.close()
+    page = signed_in_page(browser, live_server.url, alice)
+    page.goto(f"{live_server.url}/")
+    rows = page.locator("#my-games li")
+    order = [rows.nth(i).get_attribute("data-table") for i in range(rows.count())]
+    assert order == [str(waiting_me.pk), str(waiting_other.pk), str(open_table.pk)]
+    assert re.search(r"your turn|May I\? open", rows.nth(0).locator(".mark").inner_text())
+    assert rows.nth(1).locator(".mark").count() == 0
+    assert "last move" in rows.nth(1).inner_text() and "opened" in rows.nth(2).inner_text()
+    # My open table's invite link, with a copy button that copies it.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    invite = rows.nth(2).locator("input.invite-link").input_value()
+    assert invite.endswith(f"/join/{open_table.invite_code}/")
+    rows.nth(2).locator("button.copy").click()
+    page.wait_for_function("document.querySelector('button.copy').textContent === 'Copied!'")
+    assert page.evaluate("navigator.clipboard.readText()") == invite
+    page.context.close()
+
+
+@pytest.mark.parametrize("way", ["signup", "login"])
+def test_an_invite_link_survives_sign_up_and_login(live_server, page, alice, bob, way):
+    table = services.table_create(host=alice, seats=3, public=False)
+    invite = f"{live_server.url}/join/{table.invite_code}/"
+    page.goto(invite)
+    if way == "signup":
+        page.click("#invite-signup")
+        sign_up(page, "erin")
+        user = "erin"
+    else:
+        page.click("#invite-login")
+        page.fill("#id_username", "bob")
+        page.fill("#id_password", PASSWORD)
+        page.click("main form button[type=submit]")
+        user = "bob"
+    page.wait_for_url(invite)
+    page.click("text=Take a seat")
+    page.wait_for_url(f"{live_server.url}/tables/{table.pk}/")
+    assert Seat.objects.filter(table=table, user__username=user).exists()
+
+
+def test_an_invite_link_survives_going_from_login_to_sign_up(live_server, page, alice):
+    table = services.table_create(host=alice, seats=3, public=False)
+    invite = f"{live_server.url}/join/{table.invite_code}/"
+    page.goto(invite)
+    page.click("#invite-login")
+    page.click("#signup-link")
+    sign_up(page, "fay")
+    page.wait_for_url(invite)
+
+
+def test_the_create_form_folds_its_options_and_shows_a_rulesets_own(live_server, browser, alice):
+    page = signed_in_page(browser, live_server.url, alice)
+    page.goto(f"{live_server.url}/")
+    assert not page.is_visible("#id_turn_seconds")  # folded
+    assert page.is_visible("#id_ruleset") and page.is_visible("#id_seats")
+    page.click("#advanced summary")
+    assert page.is_visible("#id_turn_seconds") and page.is_visible("#id_window_seconds")
+    assert not page.is_visible("#id_round7")  # bga has no round-7 option
+    assert page.is_visible(".ruleset-desc[data-ruleset=bga]")
+    page.select_option("#id_ruleset", "rook")
+    assert page.is_visible("#id_round7")
+    assert page.is_visible(".ruleset-desc[data-ruleset=rook]")
+    assert not page.is_visible(".ruleset-desc[data-ruleset=bga]")
+    page.select_option("#id_round7", "books")
+    page.select_option("#id_seats", "2")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table = Table.objects.get()
+    assert table.ruleset == "rook" and table.options["engine"] == {"round7": "books"}
+    page.context.close()
+
+
+def _lobby_user(alice: Any, bob: Any) -> None:
+    try:
+        services.table_play_now(user=alice, seed="shots")
+        table = services.table_create(host=alice, seats=4)
+        services.table_join(user=bob, table_id=table.pk)
+        services.table_create(host=bob, seats=3)
+    finally:
+        connection.close()
+
+
+def test_no_page_is_wider_than_its_viewport_nor_has_serious_axe_violations(
+    live_server, browser, alice, bob
+):
+    _lobby_user(alice, bob)
+    pages = {
+        "home": "/",
+        "rules-index": "/rules/",
+        "rules": "/rules/bga/",
+        "rules-petras": "/rules/petras/",
+        "rules-rook": "/rules/rook/",
+        "login": "/accounts/login/",
+        "signup": "/accounts/signup/",
+        "invite": f"/join/{Table.objects.filter(host=alice).last().invite_code}/",
+    }
+    signed_in = {"lobby": "/", "profile": "/accounts/profile/", "play-now": "/play/"}
+    for width, height in SIZES:
+        anon = browser.new_context(viewport={"width": width, "height": height})
+        page = anon.new_page()
+        for name, path in pages.items():
+            page.goto(f"{live_server.url}{path}")
+            assert width_of(page) <= width, (name, width, width_of(page))
+            if name in ("home", "rules", "rules-index", "login"):
+                assert serious_violations(page) == [], (name, width)
+            if name in ("home", "rules"):
+                shoot(page, name)
+        anon.close()
+        page = signed_in_page(browser, live_server.url, alice)
+        page.set_viewport_size({"width": width, "height": height})
+        for name, path in signed_in.items():
+            page.goto(f"{live_server.url}{path}")
+            assert width_of(page) <= width, (name, width, width_of(page))
+            if name == "lobby":
+                page.click("#advanced summary")
+                assert width_of(page) <= width, ("lobby, options open", width)
+                assert serious_violations(page) == [], (name, width)
+                page.click("#advanced summary")
+                shoot(page, name)
+        page.context.close()

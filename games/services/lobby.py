@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from games import engine
-from games.engine.legal import answerers
 from games.models import Table
 
 from .queries import seat_of, table_list_for_user, table_meta
@@ -50,7 +49,7 @@ def waiting_mark(table: Table, position: int | None) -> str:
         return ""
     if position not in engine.seats_to_act(state):
         return ""
-    if state.get("window") is not None and position in answerers(state):
+    if engine.window_open(state) and position in engine.answerers(state):
         return MAY_I_OPEN
     return YOUR_TURN
 

@@ -41,6 +41,8 @@ class Profile(models.Model):
     # Vacation days spent in vacation_year (the allowance is per calendar year, UTC).
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # The statistics page (/players/<username>/) is shown to this user only (stats app).
+    stats_hidden = models.BooleanField("hide my statistics from other players", default=False)
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

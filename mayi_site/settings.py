@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "chat",
     "moderation",
     "rules",
+    "stats",
 ]
 
 MIDDLEWARE = [

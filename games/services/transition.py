@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import broadcast, engine
 from games.models import BuyOrder, Move, RoundResult, Seat, Table
+from stats.services import stats_game_finished, stats_round_ended
 
 from . import clocks, enqueue, rows
 
@@ -152,6 +153,8 @@ class Transition:
         over = engine.is_over(self.state)
         if self.results:
             RoundResult.objects.bulk_create(self.results)
+            # The statistics of the round (and of the game) commit with the move (issue 12).
+            stats_round_ended(table=table, seats=self.seats, new_moves=self.moves, now=now)
         table.move_count += len(self.moves)
         table.version += 1
         table.status = Table.Status.FINISHED if over else Table.Status.PLAYING
@@ -168,6 +171,8 @@ class Transition:
             table.window_deadline = table.turn_deadline = table.turn_started = None
             table.remind_at = None
         table.state = self.state
+        if over:
+            stats_game_finished(table=table, seats=self.seats, now=now)
         updates = [(seat, ["clock_bank"]) for seat in banks]
         rows.write([*updates, (table, TABLE_CLOCK_FIELDS)], inserts=self.moves)
         on_commit_changed(table)

@@ -13,6 +13,12 @@ from games.models import Move, RoundResult, Seat
 
 from .conftest import SEED
 
+# Queries a round's end adds to a move (results, the round's log read back, its records), and
+# the game's end adds to those (stats/services.py: records read, ratings and aggregates
+# made if missing, locked and written, the game's results).
+ROUND_END = 3
+GAME_END = 8
+
 
 def clock_stops(before: dict, after: dict, seat: int | None = None) -> bool:
     """Did the turn running in ``before`` (``seat``'s, if given) stop? Its time is then charged
@@ -54,6 +60,8 @@ def test_three_people_play_a_whole_game_through_the_api(three_player_game, api_f
         version += 1
         actions += 1
         kind = "round_end" if any(e["type"] == "round_ended" for e in events) else "move"
+        if local["game_over"]:
+            kind = "game_end"
         if clock_stops(before, local):
             kind += "+clock"
         queries[kind].append((local["round"], len(ctx.captured_queries)))
@@ -70,17 +78,22 @@ def test_three_people_play_a_whole_game_through_the_api(three_player_game, api_f
         assert result.user_id == clients[result.seat].user.pk
     assert totals == local["totals"]
 
-    # One query count for every ordinary action, round 1 as round 7; a round's end adds one,
-    # and so does the end of a turn (its time is charged to the seat's bank), except on
+    # One query count for every ordinary action, round 1 as round 7; a round's end adds three
+    # (its results; its moves read back and its records, stats/services.py), the game's end
+    # GAME_END more (results, ratings, aggregates), and so does the end of a turn (its time is charged to the seat's bank), except on
     # PostgreSQL, where that write rides in the move's own statement (services/rows.py).
     move_counts = {count for _, count in queries["move"]}
     assert len(move_counts) == 1, queries["move"]
     base = move_counts.pop()
     bank = 0 if connection.vendor == "postgresql" else 1
     assert {count for _, count in queries["move+clock"]} == {base + bank}
-    assert {count for _, count in queries["round_end+clock"]} == {base + 1 + bank}
+    assert {count for _, count in queries["round_end+clock"]} == {base + ROUND_END + bank}
     # A round that ends on an answer (a held discard goes out) stops no running clock.
-    assert {count for _, count in queries["round_end"]} <= {base + 1}
+    assert {count for _, count in queries["round_end"]} <= {base + ROUND_END}
+    assert {c for _, c in queries["game_end"] + queries["game_end+clock"]} <= {
+        base + ROUND_END + GAME_END,
+        base + ROUND_END + GAME_END + bank,
+    }
     assert {r for r, _ in queries["move"]} == set(range(1, 8))
 
     # The move log rebuilds the game exactly.
@@ -119,12 +132,13 @@ def test_with_bots_a_person_only_waits_on_people(bot_game, alice, api_for):
     # However many moves the bots made in a request (up to bot_moves_seen), one count.
     assert bot_moves_seen >= 3
     # The end of alice's turn adds one query (her bank; on PostgreSQL it rides in the move's
-    # own statement), a round's end one more.
+    # own statement), a round's end ROUND_END more, the game's GAME_END more again.
     assert len(counts[False, False]) == 1, counts
     base = next(iter(counts[False, False]))
     bank = 0 if connection.vendor == "postgresql" else 1
     assert counts[False, True] == {base + bank}, counts
-    assert counts[True, False] | counts[True, True] <= {base + 1, base + 2}, counts
+    ends = {base + ROUND_END + extra for extra in (0, 1, GAME_END, GAME_END + 1)}
+    assert counts[True, False] | counts[True, True] <= ends, counts
     bot_moves = Move.objects.filter(table=table, by_bot=True).count()
     assert bot_moves > requests
     assert RoundResult.objects.filter(table=table, by_bot=True).count() == 14

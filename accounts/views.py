@@ -84,6 +84,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             "games_finished": finished,
             "rounds": rounds,
             "token": token,
+            "stats_hidden": profile.stats_hidden,
             "new_token": request.session.pop("new_api_token", None),
         },
     )

@@ -40,6 +40,7 @@ from games.api_schemas import (
 from games.engine import IllegalMove
 from games.models import BenchWrite
 from moderation.api import router as moderation_router
+from stats.api import router as stats_router
 
 logger = logging.getLogger("games.api")
 
@@ -325,6 +326,7 @@ def bench_write(request: HttpRequest) -> dict[str, Any]:
 # Feature routers of other apps (table chat, reports), under the same auth and error shape.
 api.add_router("", chat_router)
 api.add_router("", moderation_router)
+api.add_router("", stats_router)
 
 
 def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:

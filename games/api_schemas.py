@@ -217,6 +217,10 @@ class TableMetaOut(Schema):
     window_deadline: str | None
     turn_deadline: str | None
     created: str
+    seed_sha256: str | None = Field(
+        None, description="SHA-256 (hex) of the game's seed, published when the game starts"
+    )
+    seed: str | None = Field(None, description="the game's seed, revealed when the game is over")
 
 
 class TableOut(Schema):

@@ -36,6 +36,9 @@ class Table(models.Model):
     # Number of Move rows: the next move's seq comes from here, never from counting moves.
     move_count = models.PositiveIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)
+    # SHA-256 (hex) of the game's seed, published from the start; the seed itself is revealed
+    # when the game is over, so anyone can check the deals came from it (games/engine/verify.py).
+    seed_sha256 = models.CharField(max_length=64, blank=True, default="")
     window_deadline = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     # When the active seat's clock started (moved later while its player is on vacation):

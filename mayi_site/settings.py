@@ -227,6 +227,8 @@ MAYI_TIMER_HORIZON = int(os.environ.get("MAYI_TIMER_HORIZON", "300"))
 MAYI_MIN_CLOCK_SECONDS = int(os.environ.get("MAYI_MIN_CLOCK_SECONDS", "30"))
 # Vacation days each player may spend per calendar year to pause their clocks.
 MAYI_VACATION_DAYS_PER_YEAR = int(os.environ.get("MAYI_VACATION_DAYS_PER_YEAR", "20"))
+# The leaderboard lists players with at least this many rated games in its ruleset (stats).
+MAYI_LEADERBOARD_MIN_GAMES = int(os.environ.get("MAYI_LEADERBOARD_MIN_GAMES", "5"))
 # Reminders: "online" means a request or a websocket within this many seconds (games/presence.py).
 MAYI_ONLINE_SECONDS = int(os.environ.get("MAYI_ONLINE_SECONDS", "300"))
 # The "your turn" email waits this long, so a player who is about to look gets none.

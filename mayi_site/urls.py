@@ -7,6 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     re_path(r"^api/(?P<rest>.*)$", api_not_found),
+    path("", include("stats.urls")),
     path("accounts/", include("accounts.urls")),
     path("rules/", include("rules.urls")),
     path("", include("games.urls")),

@@ -11,7 +11,8 @@ Who is rated and in which order (the rules of issue 12):
 Shown as one number, ``display(mu, sigma) = 1500 + 40 * (mu - 3 * sigma)``: openskill's
 ordinal (a conservative estimate, 0 for a newcomer) scaled so a newcomer starts at 1500 and a
 place's worth of skill is a few dozen points. "Provisional" while sigma is above
-``PROVISIONAL_SIGMA`` (a newcomer's sigma is 8.33; it shrinks with each rated game).
+``PROVISIONAL_SIGMA`` (a newcomer's sigma is 8.33; it shrinks with each rated game: below 6.5
+after about ten three-player games, sooner at bigger tables).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ MU = MODEL.mu
 SIGMA = MODEL.sigma
 BASE = 1500
 SCALE = 40
-PROVISIONAL_SIGMA = 5.0
+PROVISIONAL_SIGMA = 6.5
 
 
 def display(mu: float, sigma: float) -> int:

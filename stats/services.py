@@ -55,12 +55,18 @@ def _seconds(at: datetime | None, fallback: datetime) -> float:
 
 
 def stats_round_ended(
-    *, table: Table, seats: Sequence[Seat], new_moves: Sequence[Move], now: datetime
+    *,
+    table: Table,
+    seats: Sequence[Seat],
+    state: dict[str, Any],
+    new_moves: Sequence[Move],
+    now: datetime,
 ) -> list[RoundRecord]:
     """Write the records of the rounds that ended in ``new_moves`` (not yet saved) from the
     round's log: the moves since the last recorded round's end, then these.
 
-    The caller holds the table's row lock inside ``transaction.atomic``.
+    ``state`` is the game's state after these moves. The caller holds the table's row lock
+    inside ``transaction.atomic``.
     """
     # From the move that ended the last recorded round (its events start this one), in the
     # same statement as the moves.
@@ -73,7 +79,7 @@ def stats_round_ended(
     if moves and moves[0].seq == 1:
         # Round 1 starts in new_game: no move carries its start (nor its time, so its first
         # turn has no think time).
-        log.append((0, LoggedMove(None, False, [opening_event(initial_state(table.state))])))
+        log.append((0, LoggedMove(None, False, [opening_event(initial_state(state))])))
     for move in moves:
         log.append(
             (

@@ -104,7 +104,18 @@ def table_meta(
         "window_deadline": table.window_deadline.isoformat() if table.window_deadline else None,
         "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
         "created": table.created.isoformat(),
+        # Deals anyone can verify (issue 12): the seed's SHA-256 from the start, the seed
+        # itself only once the game is over (stats/replay.py checks one against the other).
+        "seed_sha256": table.seed_sha256 or None,
+        "seed": revealed_seed(table),
     }
+
+
+def revealed_seed(table: Table) -> str | None:
+    """The game's seed once nothing is left to hide: the game is over (or was aborted)."""
+    if table.state is None or table.status not in (Table.Status.FINISHED, Table.Status.ABORTED):
+        return None
+    return str(table.state["seed"])
 
 
 def table_view(

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import engine
 from games.engine.rulesets import RULESETS
+from games.engine.verify import seed_commitment
 from games.models import MAX_SEATS, Seat, Table
 
 from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
@@ -202,6 +203,9 @@ def table_start(*, user: AbstractBaseUser, table_id: int, seed: str | None = Non
         )
         change.run_bots()
         change.commit(now=timezone.now())
+        # The commitment to the seed, published while the seed stays secret (issue 12).
+        table.seed_sha256 = seed_commitment(state["seed"])
+        Table.objects.filter(pk=table.pk).update(seed_sha256=table.seed_sha256)
     return table
 
 

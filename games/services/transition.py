@@ -154,7 +154,9 @@ class Transition:
         if self.results:
             RoundResult.objects.bulk_create(self.results)
             # The statistics of the round (and of the game) commit with the move (issue 12).
-            stats_round_ended(table=table, seats=self.seats, new_moves=self.moves, now=now)
+            stats_round_ended(
+                table=table, seats=self.seats, state=self.state, new_moves=self.moves, now=now
+            )
         table.move_count += len(self.moves)
         table.version += 1
         table.status = Table.Status.FINISHED if over else Table.Status.PLAYING

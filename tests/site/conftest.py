@@ -58,3 +58,25 @@ def error_of(response: Any) -> tuple[int, str]:
     assert set(body["error"]) >= {"code", "message"}, body
     assert body["error"]["message"]
     return response.status_code, body["error"]["code"]
+
+
+@pytest.fixture(autouse=True)
+def _every_finished_game_replays(request: pytest.FixtureRequest) -> Any:
+    """After each test that uses the database, every game it finished (with a move log) is
+    dealt again from its seed and replayed: the result must be the stored final state, card
+    for card, and SHA-256 of the seed the commitment published at the start (issue 12)."""
+    if "db" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("db")
+    yield
+    from django.db import connection
+
+    from games.engine.verify import verify_game
+
+    if connection.needs_rollback:
+        return  # the test ended inside a broken transaction: nothing can be read
+    for table in Table.objects.filter(status=Table.Status.FINISHED, move_count__gt=0):
+        moves = Move.objects.filter(table=table).order_by("seq").values_list("seat", "action")
+        result = verify_game(table.state, list(moves), table.seed_sha256 or None)
+        assert result.ok, f"table {table.pk}: {result.problem or 'the commitment does not match'}"

@@ -10,11 +10,21 @@ from games.engine.bots import choose_action
 from games.models import Seat, Table
 
 
-def play_game(host: Any, others: list[Any], *, bots: int = 0, seed: str = "stats-play") -> Table:
+def play_game(
+    host: Any,
+    others: list[Any],
+    *,
+    bots: int = 0,
+    seed: str = "stats-play",
+    public: bool = True,
+    ruleset: str = "bga",
+) -> Table:
     """``host`` and ``others`` (people) and ``bots`` bots play a whole game to its end."""
-    table = services.table_create(host=host, seats=1 + len(others) + bots)
+    table = services.table_create(
+        host=host, seats=1 + len(others) + bots, public=public, ruleset=ruleset
+    )
     for user in others:
-        services.table_join(user=user, table_id=table.pk)
+        services.table_join(user=user, invite_code=table.invite_code)
     if bots:
         services.table_fill_with_bots(user=host, table_id=table.pk)
     services.table_start(user=host, table_id=table.pk, seed=seed)

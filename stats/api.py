@@ -1,0 +1,50 @@
+"""``GET /api/players/<username>/stats``: the statistics page as JSON (same numbers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from ninja import Router
+
+from . import selectors
+
+router = Router(tags=["players"])
+
+
+def _error(status: int, code: str, message: str) -> HttpResponse:
+    return JsonResponse({"error": {"code": code, "message": message}}, status=status)
+
+
+@router.get("/players/{username}/stats", response={200: dict[str, Any]})
+def player_stats(request: HttpRequest, username: str, ruleset: str = selectors.ALL) -> Any:
+    try:
+        page = selectors.player_stats(username=username, viewer=request.user, ruleset=ruleset)
+    except selectors.PlayerNotFound as exc:
+        return _error(404, "player_not_found", str(exc))
+    except selectors.PlayerHidden as exc:
+        return _error(403, "stats_hidden", str(exc))
+    return {
+        "username": page["username"],
+        "scope": page["scope"],
+        "rulesets": page["rulesets"],
+        "ratings": page["ratings"],
+        "rating_history": page["rating_history"],
+        "figures": page["figures"],
+        "history": [
+            {
+                "table": g.table_id,
+                "ruleset": g.ruleset,
+                "finished": g.finished.isoformat(),
+                "players": g.players,
+                "place": g.place,
+                "total": g.total,
+                "rated": g.rated,
+                "rating_before": g.rating_before,
+                "rating_after": g.rating_after,
+                "rating_change": g.rating_change,
+                "others": g.others,
+            }
+            for g in page["history"]
+        ],
+    }

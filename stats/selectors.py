@@ -1,0 +1,233 @@
+"""Reading statistics for the pages and the API, in a fixed number of queries.
+
+A player's page costs the same statements with 1 game or 1,000 (the query-count test): the
+user with their profile, their aggregates (one row per ruleset), ratings, their results (for
+the rating chart and the streaks: a few columns per game), the players of the recent games, the
+names of the opponents met and the games in play. Nothing here reads the move log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count
+
+from accounts.models import Profile
+from games.models import Seat, Table
+
+from . import aggregates
+from .models import GameResult, PlayerStats, Rating
+from .ratings import display, provisional
+
+HISTORY_LIMIT = 20
+ALL = "all"
+
+
+class PlayerNotFound(Exception):
+    pass
+
+
+class PlayerHidden(Exception):
+    """The player hides their statistics from everyone but themselves."""
+
+
+def leaderboard_min_games() -> int:
+    return int(getattr(settings, "MAYI_LEADERBOARD_MIN_GAMES", 5))
+
+
+def rating_out(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    return {
+        "rating": display(mu, sigma),
+        "provisional": provisional(sigma),
+        "mu": round(mu, 4),
+        "sigma": round(sigma, 4),
+        "games": games,
+    }
+
+
+@dataclass
+class HistoryGame:
+    table_id: int
+    ruleset: str
+    finished: Any
+    players: int
+    place: int
+    total: int
+    rated: bool
+    rating_before: int | None
+    rating_after: int | None
+    others: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def rating_change(self) -> int | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+
+def hidden_for(profile: Profile | None, owner: AbstractBaseUser, viewer: Any) -> bool:
+    return bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != owner.pk
+
+
+def player_stats(
+    *, username: str, viewer: AbstractBaseUser | AnonymousUser, ruleset: str = ALL
+) -> dict[str, Any]:
+    """Everything the statistics page and ``GET /api/players/<username>/stats`` show.
+
+    Raises PlayerNotFound, or PlayerHidden when the player hides their page from ``viewer``.
+    """
+    user_model = get_user_model()
+    try:
+        user = user_model.objects.select_related("profile").get(username=username)
+    except user_model.DoesNotExist:
+        raise PlayerNotFound(f"there is no player {username}") from None
+    profile = getattr(user, "profile", None)
+    if hidden_for(profile, user, viewer):
+        raise PlayerHidden(f"{username} keeps their statistics private")
+
+    rows = {r.ruleset: r.data for r in PlayerStats.objects.filter(user=user)}
+    ratings = {r.ruleset: r for r in Rating.objects.filter(user=user)}
+    results = list(
+        GameResult.objects.filter(user=user)
+        .order_by("finished", "table_id")
+        .values_list(
+            "table_id",
+            "ruleset",
+            "finished",
+            "players",
+            "place",
+            "total",
+            "rated",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+        )
+    )
+    rulesets = sorted(rows)
+    scope = ruleset if ruleset in rows else ALL
+    data = rows[scope] if scope != ALL else aggregates.merge(rows.values())
+    figures = aggregates.summary(data)
+    scoped = [r for r in results if scope == ALL or r[1] == scope]
+    figures["streak"]["current"] = _current_streak(scoped)
+    if scope == ALL:
+        figures["streak"]["best"] = max(figures["streak"]["best"], _best_streak(scoped))
+
+    recent = [
+        HistoryGame(
+            table_id=r[0],
+            ruleset=r[1],
+            finished=r[2],
+            players=r[3],
+            place=r[4],
+            total=r[5],
+            rated=r[6],
+            rating_before=display(r[7], r[8]) if r[7] is not None else None,
+            rating_after=display(r[9], r[10]) if r[9] is not None else None,
+        )
+        for r in reversed(scoped[-HISTORY_LIMIT:])
+    ]
+    by_table = {g.table_id: g for g in recent}
+    if by_table:
+        for other in (
+            GameResult.objects.filter(table_id__in=list(by_table))
+            .exclude(user=user)
+            .select_related("user")
+            .order_by("table_id", "seat")
+        ):
+            by_table[other.table_id].others.append(
+                {
+                    "username": other.user.get_username() if other.user else None,
+                    "bot": other.user is None,
+                    "place": other.place,
+                    "total": other.total,
+                }
+            )
+
+    h2h = figures.pop("h2h")
+    names = dict(
+        user_model.objects.filter(pk__in=[int(k) for k in h2h]).values_list("pk", "username")
+    )
+    figures["head_to_head"] = sorted(
+        (
+            {"username": names[int(k)], "games": v[0], "above": v[1], "below": v[2]}
+            for k, v in h2h.items()
+            if int(k) in names
+        ),
+        key=lambda h: (-h["games"], h["username"]),
+    )
+
+    played: dict[str, dict[str, int]] = {}
+    for row in (
+        Seat.objects.filter(user=user)
+        .exclude(table__status=Table.Status.OPEN)
+        .values("table__ruleset", "table__status")
+        .annotate(n=Count("id"))
+    ):
+        played.setdefault(row["table__ruleset"], {})[row["table__status"]] = row["n"]
+    in_scope = [v for k, v in played.items() if scope == ALL or k == scope]
+    figures["games_played"] = sum(sum(v.values()) for v in in_scope)
+    figures["games_finished"] = sum(v.get(str(Table.Status.FINISHED), 0) for v in in_scope)
+    figures["pace"]["vacation_days_used"] = profile.vacation_days_used if profile else 0
+
+    history_points: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        if r[6] and r[9] is not None and (scope == ALL or r[1] == scope):
+            history_points.setdefault(r[1], []).append(
+                {"table": r[0], "finished": r[2].isoformat(), "rating": display(r[9], r[10])}
+            )
+    return {
+        "user": user,
+        "username": user.get_username(),
+        "hidden": bool(profile and profile.stats_hidden),
+        "scope": scope,
+        "rulesets": rulesets,
+        "ratings": {
+            k: rating_out(r.mu, r.sigma, r.games) for k, r in sorted(ratings.items()) if r.games
+        },
+        "rating_history": history_points,
+        "figures": figures,
+        "history": recent,
+    }
+
+
+def _current_streak(results: list[tuple]) -> int:
+    n = 0
+    for r in reversed(results):
+        if r[4] != 1:
+            break
+        n += 1
+    return n
+
+
+def _best_streak(results: list[tuple]) -> int:
+    best = run = 0
+    for r in results:
+        run = run + 1 if r[4] == 1 else 0
+        best = max(best, run)
+    return best
+
+
+def leaderboard(*, ruleset: str, limit: int = 100) -> list[dict[str, Any]]:
+    """Players with at least ``MAYI_LEADERBOARD_MIN_GAMES`` rated games in ``ruleset``, best
+    first, hidden profiles left out. The order is the shown number (the ordinal)."""
+    rows = list(
+        Rating.objects.filter(ruleset=ruleset, games__gte=leaderboard_min_games())
+        .exclude(user__profile__stats_hidden=True)
+        .select_related("user")
+    )
+    board = [
+        {"username": r.user.get_username(), **rating_out(r.mu, r.sigma, r.games)} for r in rows
+    ]
+    board.sort(key=lambda e: (-(e["mu"] - 3 * e["sigma"]), e["username"]))
+    for i, entry in enumerate(board[:limit], start=1):
+        entry["rank"] = i
+    return board[:limit]
+
+
+def leaderboard_rulesets() -> list[str]:
+    return sorted(set(Rating.objects.values_list("ruleset", flat=True).distinct()))

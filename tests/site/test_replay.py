@@ -1,0 +1,138 @@
+"""Replays and deals anyone can verify (issue 12)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from games import engine, services
+from games.engine.bots import choose_action
+from games.engine.verify import verify_game
+from games.models import Move, Seat, Table
+
+from .conftest import SEED
+from .stats_play import play_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(alice, bob):
+    return play_game(alice, [bob], bots=1, seed="replay-seed")
+
+
+def page(user, path):
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client.get(path)
+
+
+def test_the_replay_rebuilds_the_stored_game_card_for_card(finished, carol):
+    moves = list(Move.objects.filter(table=finished).order_by("seq"))
+    result = verify_game(finished.state, [(m.seat, m.action) for m in moves], finished.seed_sha256)
+    assert result.ok, result.problem
+    assert [d["round"] for d in result.deals] == list(range(1, 8))
+
+    # Anyone may watch a public finished game, even signed out; the end shows every hand.
+    response = page(None, f"/tables/{finished.pk}/replay/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"move {len(moves)} of {len(moves)}" in html
+    assert "Verified:" in html and 'id="server-commitment">matches' in html
+    for hand in finished.state["hands"]:
+        for card in hand:
+            assert f'title="{card}"' in html
+    assert html.count('<li value="') >= len(moves)
+    assert "<script>" not in html and "style=" not in html
+    assert 'src="/static/js/replay.js"' in html
+
+
+def test_a_link_to_a_move_shows_the_game_as_it_stood(finished, alice):
+    from games.engine.records import initial_state
+
+    start = initial_state(finished.state)
+    html = page(alice, f"/tables/{finished.pk}/replay/?move=0").content.decode()
+    assert "move 0 of" in html and "Round 1 dealt." in html
+    for card in start["hands"][0]:
+        assert f'title="{card}"' in html
+    first = Move.objects.get(table=finished, seq=1)
+    html = page(alice, f"/tables/{finished.pk}/replay/?move=1").content.decode()
+    assert "move 1 of" in html and 'data-prev="?move=0"' in html and 'data-next="?move=2"' in html
+    assert 'data-next-round="?move=' in html  # round jumps for the keyboard
+    assert 'id="m1" class="current"' in html
+    assert first.action["type"] in ("draw", "may_i", "no_thanks", "mayi_meld")
+
+
+def test_a_game_in_play_has_no_replay(three_player_game, alice):
+    response = page(alice, f"/tables/{three_player_game.pk}/replay/")
+    assert response.status_code == 403
+    assert b"not finished" in response.content
+    assert b'title="w' not in response.content  # no card of any hand
+    assert page(alice, "/tables/999999/replay/").status_code == 404
+
+
+def test_a_private_finished_game_is_replayed_for_its_players_only(alice, bob, charlie):
+    table = play_game(alice, [bob], bots=1, seed="private-replay", public=False)
+    assert page(bob, f"/tables/{table.pk}/replay/").status_code == 200
+    refused = page(charlie, f"/tables/{table.pk}/replay/")
+    assert refused.status_code == 403 and b"private" in refused.content
+
+
+def test_the_seed_is_committed_at_the_start_and_revealed_at_the_end(alice, bob, api_for):
+    table = services.table_create(host=alice, seats=3)
+    services.table_join(user=bob, table_id=table.pk)
+    services.table_fill_with_bots(user=alice, table_id=table.pk)
+    services.table_start(user=alice, table_id=table.pk, seed=SEED)
+    client = api_for(alice)
+    meta = client.get(f"/api/tables/{table.pk}").json()["table"]
+    published = meta["seed_sha256"]
+    assert published == hashlib.sha256(SEED.encode()).hexdigest()
+    assert meta["seed"] is None
+    users = {s.position: s.user for s in Seat.objects.filter(table=table).select_related("user")}
+    table.refresh_from_db()
+    # While it is played, the seed is in no answer: the table, its page, the moves' answers.
+    seen = [
+        client.get(f"/api/tables/{table.pk}").content,
+        page(alice, f"/tables/{table.pk}/").content,
+    ]
+    while table.status == Table.Status.PLAYING:
+        seat = next(s for s in engine.seats_to_act(table.state) if users[s] is not None)
+        body = api_for(users[seat]).act(table.pk, table.version, **choose_action(table.state, seat))
+        assert body.status_code == 200, body.content
+        table.refresh_from_db()
+        if table.status == Table.Status.PLAYING:
+            seen.append(body.content)
+    for raw in seen:
+        assert SEED.encode() not in raw
+    # The page's side column publishes the hash from the start.
+    assert published.encode() in seen[1]
+    end = client.get(f"/api/tables/{table.pk}").json()
+    assert end["table"]["seed"] == SEED
+    assert hashlib.sha256(end["table"]["seed"].encode()).hexdigest() == published
+    assert end["table"]["seed_sha256"] == published
+
+
+def test_verify_game_checks_the_commitment_and_the_deals(finished):
+    out = io.StringIO()
+    call_command("verify_game", str(finished.pk), stdout=out)
+    text = out.getvalue()
+    assert "commitment: OK" in text and "replay: OK" in text
+    assert text.count(" deal: ") == 7
+
+    # A seed that is not the one committed to is caught.
+    state = dict(finished.state, seed="not-the-seed")
+    Table.objects.filter(pk=finished.pk).update(state=json.loads(json.dumps(state)))
+    with pytest.raises(CommandError):
+        call_command("verify_game", str(finished.pk), stdout=io.StringIO())
+    Table.objects.filter(pk=finished.pk).update(state=finished.state)  # for the suite's check
+
+
+def test_verify_game_refuses_a_game_in_play(three_player_game):
+    with pytest.raises(CommandError, match="not finished"):
+        call_command("verify_game", str(three_player_game.pk), stdout=io.StringIO())

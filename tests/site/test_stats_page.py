@@ -1,0 +1,231 @@
+"""The statistics page and API (issue 12): every number against games whose results are set
+by hand here, the privacy setting, and a fixed number of SQL queries however many games."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import Profile
+from stats.models import GameResult
+from stats.ratings import display
+
+from .stats_helpers import finished_game, rounds
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def three_games(alice, bob, carol):
+    """G1: bob 70, alice 80 (out in rounds 1 and 4), a bot 350.
+    G2: alice 0 (out every round), bob 140, carol 210, a bot 280.
+    G3: carol 35, alice and bob 70 each with no round out: a shared 2nd place."""
+    g1 = finished_game(
+        [alice, bob, None],
+        [
+            rounds(
+                [0, 5, 10, 0, 20, 30, 15],
+                down_turn=[2, 3, None, 1, None, 4, 2],
+                windows=2,
+                calls=1,
+                buys=[1, 0, 0, 0, 0, 0, 0],
+                bought_used=[1, 0, 0, 0, 0, 0, 0],
+                lay_offs=2,
+                lay_offs_others=1,
+                draws_pile=1,
+                draws_stock=3,
+                turns=4,
+                clock_seconds=100.0,
+                think_seconds=[[5.0, 15.0], [], [], [], [], [], []],
+            ),
+            rounds([10] * 7),
+            rounds([50] * 7),
+        ],
+    )
+    g2 = finished_game(
+        [alice, bob, carol, None],
+        [
+            rounds(
+                [0] * 7,
+                down_turn=1,
+                windows=1,
+                mayi_melds=[1, 0, 0, 0, 0, 0, 0],
+                draws_stock=2,
+                turns=2,
+                think_seconds=[[30.0], [], [], [], [], [], []],
+            ),
+            rounds([20] * 7),
+            rounds([30] * 7),
+            rounds([40] * 7),
+        ],
+    )
+    g3 = finished_game(
+        [alice, bob, carol],
+        [
+            rounds([10] * 7, draws_stock=1, turns=1, timeouts=[1, 0, 0, 0, 0, 0, 1]),
+            rounds([10] * 7),
+            rounds([5] * 7),
+        ],
+    )
+    return g1, g2, g3
+
+
+def stats(client, username="alice", **params):
+    query = "&".join(f"{k}={v}" for k, v in params.items())
+    response = client.get(f"/api/players/{username}/stats?{query}")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_every_number_of_the_page_from_games_counted_by_hand(three_games, alice, bob, api_for):
+    g1, g2, g3 = three_games
+    body = stats(api_for(bob))
+    f = body["figures"]
+    assert (f["games_played"], f["games_finished"], f["games"], f["wins"]) == (3, 3, 3, 1)
+    assert f["places"] == {"3": [0, 2, 0], "4": [1, 0, 0, 0]}
+    # One win at 4 seats is worth 4 (expected 1/4): 4 / 3 games.
+    assert f["normalised_win_rate"] == pytest.approx(4 / 3)
+    assert f["avg_total"] == pytest.approx((80 + 0 + 70) / 3)
+    assert f["avg_penalty_per_round"] == pytest.approx(150 / 21)
+    assert (f["rounds_out"], f["rounds"]) == (9, 21)
+    assert f["streak"] == {"current": 0, "best": 1}  # 2nd, 1st, 2nd
+
+    r1, r2, r3 = f["per_round"][:3]
+    assert (r1["played"], r1["made"], r1["avg_down_turn"]) == (3, 2, 1.5)
+    assert r1["avg_penalty"] == pytest.approx(10 / 3)
+    assert r1["hist"] == [2, 0, 1, 0, 0, 0]  # 0, 0, 10
+    assert (r2["made"], r2["avg_down_turn"], r2["avg_penalty"]) == (2, 2.0, 5.0)
+    assert (r3["made"], r3["avg_down_turn"]) == (1, 1.0)
+    assert r3["avg_penalty"] == pytest.approx(20 / 3)
+    assert [r["made"] for r in f["per_round"]] == [2, 2, 1, 2, 1, 2, 2]
+
+    assert f["funnel"] == {
+        "windows": 21,
+        "calls": 7,
+        "buys": 1,
+        "bought_used": 1,
+        "rounds_with_buy": 1,
+        "rounds_with_buy_made": 1,
+        "rounds_without_buy": 20,
+        "rounds_without_buy_made": 11,
+    }
+    assert (f["mayi_melds"], f["lay_offs"], f["lay_offs_others"]) == (1, 14, 7)
+    assert (f["draws_pile"], f["draws_stock"]) == (7, 42)
+    pace = f["pace"]
+    assert pace["median_think_seconds"] == 15.0  # of 5, 15, 30
+    assert (pace["turns"], pace["timeouts"], pace["clock_seconds"]) == (49, 2, 700.0)
+    assert pace["avg_clock_per_turn"] == pytest.approx(700 / 49)
+    assert f["best"]["table"] == g2.pk and f["worst"]["table"] == g1.pk
+    assert f["head_to_head"] == [
+        {"username": "bob", "games": 3, "above": 1, "below": 1},
+        {"username": "carol", "games": 2, "above": 1, "below": 1},
+    ]
+
+    # History, newest first, with the players and the rating at the time.
+    assert [g["table"] for g in body["history"]] == [g3.pk, g2.pk, g1.pk]
+    newest = body["history"][0]
+    assert newest["place"] == 2 and newest["players"] == 3 and newest["total"] == 70
+    assert [o["username"] for o in newest["others"]] == ["bob", "carol"]
+    res = GameResult.objects.get(table=g3, user=alice)
+    assert newest["rating_before"] == display(res.mu_before, res.sigma_before)
+    assert newest["rating_after"] == display(res.mu_after, res.sigma_after)
+    assert newest["rating_change"] == newest["rating_after"] - newest["rating_before"]
+    assert [p["table"] for p in body["rating_history"]["bga"]] == [g1.pk, g2.pk, g3.pk]
+    assert body["ratings"]["bga"]["games"] == 3 and body["ratings"]["bga"]["provisional"]
+
+
+def test_the_page_shows_the_numbers_and_charts_with_their_text(three_games, bob):
+    client = Client()
+    client.force_login(bob)
+    html = client.get("/players/alice/").content.decode()
+
+    def figure(id_):
+        found = re.search(rf'id="{id_}"[^>]*>([^<]*)<', html)
+        assert found, id_
+        return found.group(1).strip()
+
+    assert figure("games-played") == "3" and figure("games-finished") == "3"
+    assert figure("norm-win-rate") == "1.33"
+    assert figure("avg-total") == "50.0" and figure("avg-penalty") == "7.1"
+    assert figure("rounds-out") == "9 of 21"
+    assert figure("median-think") == "15 s" and figure("clock-per-turn") == "14 s"
+    assert figure("timeouts") == "2" and figure("draws-stock") == "42"
+    # Each chart is an SVG with a title, and its numbers are in a table for screen readers.
+    for chart in ("chart-rating", "chart-made", "chart-penalty", "chart-places"):
+        assert f'id="{chart}"' in html and f'aria-labelledby="{chart}-title"' in html
+    assert 'id="places-table"' in html and 'id="rounds-table"' in html
+    assert "style=" not in html and "<script>" not in html
+
+
+def test_ruleset_scope_and_overall(three_games, alice, bob, api_for):
+    finished_game(
+        [alice, bob, None],
+        [rounds([5] * 7), rounds([40] * 7), rounds([50] * 7)],
+        ruleset="petras",
+    )
+    client = api_for(bob)
+    assert stats(client)["figures"]["games"] == 4
+    bga = stats(client, ruleset="bga")
+    assert bga["scope"] == "bga" and bga["figures"]["games"] == 3
+    petras = stats(client, ruleset="petras")
+    assert petras["figures"]["games"] == 1 and petras["figures"]["streak"]["current"] == 1
+    assert petras["figures"]["places"] == {"3": [1, 0, 0]}
+    assert set(stats(client)["ratings"]) == {"bga", "petras"}
+
+
+def test_a_hidden_page_is_shown_to_its_owner_only(three_games, alice, bob, api_for):
+    Profile.objects.update_or_create(user=alice, defaults={"stats_hidden": True})
+    response = api_for(bob).get("/api/players/alice/stats")
+    assert response.status_code == 403 and response.json()["error"]["code"] == "stats_hidden"
+    client = Client()
+    client.force_login(bob)
+    page = client.get("/players/alice/")
+    assert page.status_code == 403 and b"private" in page.content
+    assert b"games-played" not in page.content
+    assert Client().get("/players/alice/").status_code == 403
+    assert api_for(alice).get("/api/players/alice/stats").status_code == 200
+    mine = Client()
+    mine.force_login(alice)
+    assert b"Only you can see this page" in mine.get("/players/alice/").content
+
+
+def test_the_privacy_switch_on_the_profile_page(alice):
+    client = Client()
+    client.force_login(alice)
+    assert b"Hide my statistics" in client.get("/accounts/profile/").content
+    client.post("/accounts/profile/privacy/", {"stats_hidden": "on"})
+    assert Profile.objects.get(user=alice).stats_hidden
+    client.post("/accounts/profile/privacy/", {})
+    assert not Profile.objects.get(user=alice).stats_hidden
+
+
+def test_an_unknown_player_is_a_clear_404(bob, api_for):
+    response = api_for(bob).get("/api/players/nobody/stats")
+    assert response.status_code == 404 and response.json()["error"]["code"] == "player_not_found"
+    assert Client().get("/players/nobody/").status_code == 404
+
+
+def page_queries(client) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/players/alice/").status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_the_page_costs_the_same_queries_with_one_game_or_many(
+    alice, bob, carol, django_assert_num_queries
+):
+    client = Client()
+    client.force_login(bob)
+    finished_game([alice, bob, carol], [rounds([5] * 7), rounds([9] * 7), rounds([7] * 7)])
+    one = page_queries(client)
+    for k in range(12):
+        other = carol if k % 2 else None
+        finished_game([alice, bob, other], [rounds([k] * 7), rounds([6] * 7), rounds([7] * 7)])
+    with django_assert_num_queries(one):
+        assert client.get("/players/alice/").status_code == 200
+    with django_assert_num_queries(one):
+        assert client.get("/players/alice/?ruleset=bga").status_code == 200

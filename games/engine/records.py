@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import apply
+from .bots import choose_action
+from .legal import seats_to_act
 from .state import State, new_game
 
 Record = dict[str, Any]
@@ -266,9 +268,6 @@ def replay(
 def bot_log(start: State) -> Iterator[tuple[int | None, list[dict]]]:
     """Bots play ``start`` to the end: ``(seat, events)`` per move, the round's start first
     (for examples and tests)."""
-    from .bots import choose_action
-    from .legal import seats_to_act
-
     yield None, [opening_event(start)]
     state = start
     while not state["game_over"]:

@@ -21,6 +21,7 @@ from . import aggregates, charts, selectors
 from .replay import ReplayRefused, replay_for
 
 RULESET_NAMES = ("bga", "petras", "classic", "rook")
+RATING_TABLE_ROWS = 30
 
 
 def _refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
@@ -52,6 +53,15 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         (p["finished"], p["table"]) for points in page["rating_history"].values() for p in points
     )
     index = {key: i for i, key in enumerate(order)}
+    # The chart's numbers as text: the most recent games (a thousand rows would bury them).
+    rating_table = sorted(
+        (
+            (p["finished"], p["table"], name, p["rating"])
+            for name, points in page["rating_history"].items()
+            for p in points
+        ),
+        reverse=True,
+    )[:RATING_TABLE_ROWS]
     rating_series: dict[str, Sequence[tuple[int, float]]] = {
         name: [(index[p["finished"], p["table"]], p["rating"]) for p in points]
         for name, points in page["rating_history"].items()
@@ -61,6 +71,8 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         "is_me": request.user.is_authenticated and request.user.pk == page["user"].pk,
         "f": figures,
         "places_rows": places_rows,
+        "rating_table": [{"table": t, "ruleset": n, "rating": r} for _, t, n, r in rating_table],
+        "rated_games": len(order),
         "penalty_labels": aggregates.PENALTY_LABELS,
         "made_labels": [_pct(r["made_rate"]) for r in rounds],
         "charts": {

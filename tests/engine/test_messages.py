@@ -12,6 +12,7 @@ from games.engine import IllegalMove, apply
 from games.engine.words import faces
 
 from .helpers import make_state, refused
+from .test_errors import CASES, play_state
 from .test_properties import SCALE, SETTINGS, garbage, position_pool
 
 # A card id of any card set (bga w7M b? g13I; standard pQH q10S p*R; rook x14R y* x_), a
@@ -138,3 +139,26 @@ def test_garbage_on_random_states_gets_messages_in_players_words(data):
     except IllegalMove as exc:
         if exc.code not in PLATFORM_CODES:
             assert_in_words(exc.message)
+
+
+def test_every_refusal_case_of_the_engine_tests_is_in_words():
+    # tests/engine/test_errors.py lists a refusal per way of getting one; the player's are
+    # all in words here (the platform's own, bad_seat and the like, are not for players).
+    for seat, action, code in CASES:
+        if code in PLATFORM_CODES:
+            continue
+        assert_in_words(refused(play_state(), seat, action, code).message)
+
+
+def test_rook_swaps_and_buys_are_refused_in_words():
+    st = make_state(
+        ruleset="rook",
+        players=3,
+        phase="play",
+        hands={0: "x9R x2K"},
+        melds=[(1, "x7R x8R x* x10R")],
+    )
+    meld = st["melds"][0]["id"]
+    err = refused(st, 0, {"type": "swap_wild", "meld": meld, "card": "x2K"}, None)
+    assert_in_words(err.message)
+    assert "Rook" in err.message or "2K" in err.message or "down" in err.message

@@ -376,11 +376,15 @@ class _Columns:
         return None
 
     # -- best: any subset, the most penalty laid down -------------------------------------
-    def best(self) -> list[Plan] | None:
+    def best(self, wild_weight: int = WILD_PENALTY) -> list[Plan] | None:
         """Branch and bound over the same scan: a state is dropped when even laying down every
         card left could not beat the best plan found so far, when it was already reached with
         at least as much laid down (what follows a state does not depend on the path), or when
-        it was found to lead to no plan at all."""
+        it was found to lead to no plan at all.
+
+        ``wild_weight``: what a wild laid down is worth beside the naturals' penalties (a weight
+        above every natural's total makes the plan use the most wilds first: rook's swaps)."""
+        self.wild_weight = wild_weight
         # Bounds: the penalty of the naturals from number r on that some meld could hold at
         # all, and (once no book is left) only as many per number as there are runs.
         usable = self.usable()
@@ -422,7 +426,7 @@ class _Columns:
         if not runs:
             r = self.after[r]  # nothing happens at a number with no natural and no run
         bound = self.worth[-1 if books_left else len(runs) + unopened][r]
-        if laid + bound + WILD_PENALTY * gw <= self.incumbent:
+        if laid + bound + self.wild_weight * gw <= self.incumbent:
             return True  # maybe plans ahead, but none better than one already found
         if r > self.m:
             if unopened or books_left:
@@ -436,7 +440,7 @@ class _Columns:
                 done = (record, done)
             if lo > gw:
                 return False
-            value = laid + WILD_PENALTY * min(hi, gw)
+            value = laid + self.wild_weight * min(hi, gw)
             if value > self.incumbent:
                 self.incumbent = value
                 self.found = (done, gw)
@@ -458,7 +462,7 @@ class _Columns:
         worth = _rank_penalty(r)
         moves = sorted(
             self.moves(r, runs, unopened, books_left, gw, False),
-            key=lambda m: m[6] * worth + WILD_PENALTY * (gw - m[3]),
+            key=lambda m: m[6] * worth + self.wild_weight * (gw - m[3]),
             reverse=True,
         )
         alive = False
@@ -466,7 +470,7 @@ class _Columns:
             done2 = done
             for record in records:
                 done2 = (record, done2)
-            gain = naturals * worth + WILD_PENALTY * (gw - gw2)
+            gain = naturals * worth + self.wild_weight * (gw - gw2)
             if self._best(r + 1, runs2, un2, books2, gw2, lo + dlo, hi + dhi, laid + gain, done2):
                 alive = True
         if not alive:

@@ -29,7 +29,15 @@ from .columns import WILD_PENALTY, Plan, _Columns, _rank_penalty
 from .melds import BOOK_MIN, RUN_MIN
 from .rulesets import BGA
 
-__all__ = ["Plan", "assign_ids", "find_contract", "solve_best", "solve_exact"]
+__all__ = [
+    "Plan",
+    "assign_ids",
+    "find_contract",
+    "plan_wilds",
+    "solve_best",
+    "solve_exact",
+    "solve_most_wilds",
+]
 
 
 def _cell_parsed(cell: int, cs: CardSet = BGA_CARDS) -> Parsed:
@@ -127,6 +135,46 @@ def solve_best(
             continue
         found = _Columns(split, wilds, books, runs, cs.top).best()
         if found is not None and (best is None or _value(found, cs.top) > _value(best, cs.top)):
+            best = found
+    return best
+
+
+# Above the penalty of every natural a lay-down could hold (at most 3 decks x 56 cards x 15),
+# so a plan with one wild more always wins.
+_WILDS_FIRST = 10_000
+
+
+def plan_wilds(plans: list[Plan]) -> int:
+    """The wilds a lay-down uses."""
+    return sum(w for _, _, w in plans)
+
+
+def solve_most_wilds(
+    cards: Sequence[Parsed], books: int, runs: int, cs: CardSet = BGA_CARDS
+) -> list[Plan] | None:
+    """Plans for the contract from a subset of the cards that use the most wilds, then lay
+    down the most penalty (``None`` when no subset makes the contract). Rook's swap asks this:
+    a wild taken off the table must go down with the contract, the hand's own may stay.
+
+    >>> plans = solve_most_wilds([(7, "M"), (7, "A"), (0, "?"), (0, "?"), (9, "M"), (9, "I")], 2, 0)
+    >>> plan_wilds(plans)
+    2
+    """
+    counts, wilds = _count(cards, cs)
+    if len(cards) - wilds < 2 * (books + runs):
+        return None
+    whole = solve_exact(cards, books, runs, cs)
+    if whole is not None:
+        return whole  # every wild goes down
+    best = None
+    for split in _ace_splits(counts, cs):
+        if not _some_contract(split, wilds, books, runs, cs.top):
+            continue
+        found = _Columns(split, wilds, books, runs, cs.top).best(_WILDS_FIRST)
+        if found is not None and (
+            best is None
+            or (plan_wilds(found), _value(found, cs.top)) > (plan_wilds(best), _value(best, cs.top))
+        ):
             best = found
     return best
 

@@ -13,8 +13,8 @@ the wild stands for in its place and the wild in the hand. The wild must be play
 turn (it "never goes into your hand for later"): a seat that is down lays it off (so the swap
 is refused when it could go nowhere, or on the turn the seat laid down, when no lay-off is
 allowed), and a seat not yet down must lay down a contract that uses it (so the swap is refused
-unless the hand then makes one with every wild it holds). Until the wild is played the turn
-cannot end.
+unless the hand then makes one holding every wild taken off the table this turn; wilds of the
+seat's own may stay in hand). Until the wild is played the turn cannot end.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import WILD_RANK, is_wild_card, parse_card
-from .contract import assign_ids, solve_best, solve_exact
+from .contract import assign_ids, plan_wilds, solve_best, solve_exact, solve_most_wilds
 from .errors import IllegalMove
 from .rulesets import Contract
 from .state import State, draw_from_stock, ruleset_of
@@ -266,11 +266,14 @@ def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dic
                 f"the {faces([wild])} you would take could go nowhere this turn",
             )
         return meld, slot
+    # The lay-down must hold this wild and any taken off the table before it this turn; the
+    # seat's own wilds may stay in hand. Wilds are alike to the solver, so it is enough that
+    # some lay-down uses that many wilds.
+    needed = len(swapped_in_hand(st, seat)) + 1
     parsed = [parse_card(c) for c in hand]
-    wilds = sum(1 for p in parsed if p[0] == WILD_RANK)
     for contract in rules.contract_choices(st["round"], st["options"]):
-        plans = solve_best(parsed, contract.books, contract.runs, rules.cards)
-        if plans is not None and sum(w for _, _, w in plans) == wilds:
+        plans = solve_most_wilds(parsed, contract.books, contract.runs, rules.cards)
+        if plans is not None and plan_wilds(plans) >= needed:
             return meld, slot
     raise IllegalMove(
         "cannot_go_down", "swap a wild only if you are down or go down with it this turn"
@@ -303,12 +306,29 @@ def contract_plan(st: State, seat: int, hand: list[str]) -> list[list[str]] | No
     """
     rules = ruleset_of(st)
     parsed = [parse_card(c) for c in hand]
+    # With a wild taken off the table in hand, the plan must hold it: the most wilds first.
+    solve = solve_most_wilds if swapped_in_hand(st, seat) else solve_best
     best = None
     for contract in rules.contract_choices(st["round"], st["options"]):
-        plans = solve_best(parsed, contract.books, contract.runs, rules.cards)
+        plans = solve(parsed, contract.books, contract.runs, rules.cards)
         if plans is not None and (best is None or _size(plans) > _size(best)):
             best = plans
-    return None if best is None else assign_ids(hand, best)
+    if best is None:
+        return None
+    groups = assign_ids(hand, best)
+    # Any wild stands in any wild's place: put those taken off the table in the lay-down.
+    pending = [w for w in swapped_in_hand(st, seat) if w in hand]
+    used = {c for g in groups for c in g}
+    for w in pending:
+        if w in used:
+            continue
+        for g in groups:
+            own = next((c for c in g if is_wild_card(c) and c not in pending), None)
+            if own is not None:
+                g[g.index(own)] = w
+                used.add(w)
+                break
+    return groups
 
 
 def _size(plans: list) -> tuple[int, int]:

@@ -30,6 +30,7 @@ from games.api_schemas import (
     ErrorOut,
     InviteIn,
     PlayNowIn,
+    LogPageOut,
     StaleOut,
     TableCreateIn,
     TableListOut,
@@ -115,7 +116,7 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
 
 @api.exception_handler(services.StaleVersion)
 def _stale(request: HttpRequest, exc: services.StaleVersion) -> HttpResponse:
-    payload = services.table_payload(exc.table, exc.seats, request.auth)  # type: ignore[attr-defined]
+    payload = services.table_payload(exc.table, exc.seats, request.auth, since=exc.since)  # type: ignore[attr-defined]
     return error(exc.status, exc.code, exc.message, **payload)
 
 
@@ -204,10 +205,25 @@ def join_by_invite(request: HttpRequest, payload: InviteIn) -> dict[str, Any]:
 
 
 @api.get("/tables/{int:table_id}", response={200: TableOut, **ERRORS}, tags=["tables"])
-def get_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
-    """The table and the caller's view of the game (a spectator's view for a public table)."""
-    table, seats = services.table_get_for_user(table_id=table_id, user=request.auth)  # type: ignore[attr-defined]
-    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
+def get_table(request: HttpRequest, table_id: int, since: int | None = None) -> dict[str, Any]:
+    """The table, the caller's view of the game (a spectator's view for a public table) and
+    the log of the moves after version ``since`` (without it: the last 200 moves)."""
+    user = request.auth  # type: ignore[attr-defined]
+    table, seats = services.table_get_for_user(table_id=table_id, user=user)
+    payload = services.table_payload(table, seats, user, since=since)
+    services.seat_mark_seen(seats=seats, user=user, version=table.version)
+    return payload
+
+
+@api.get("/tables/{int:table_id}/log", response={200: LogPageOut, **ERRORS}, tags=["play"])
+def get_table_log(
+    request: HttpRequest, table_id: int, before: int | None = None, limit: int = 100
+) -> dict[str, Any]:
+    """Older moves of the log: up to ``limit`` (at most 200) moves before seq ``before``
+    (without it: the newest), oldest first, each as the caller's seat may see it."""
+    user = request.auth  # type: ignore[attr-defined]
+    table, seats = services.table_get_for_user(table_id=table_id, user=user)
+    return services.table_log_page(table=table, seats=seats, user=user, before=before, limit=limit)
 
 
 @api.post(
@@ -267,7 +283,9 @@ def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> Htt
     )
     # The hot path: the payload is built by our own code in TableOut's shape (the tests check
     # it), so it skips ninja's response validation.
-    return JsonResponse(services.table_payload(table, seats, request.auth))  # type: ignore[attr-defined]
+    # Its log: the moves this commit wrote (the action's, the bots' and standing orders').
+    payload = services.table_payload(table, seats, request.auth, moves=table.committed_moves)  # type: ignore[attr-defined]
+    return JsonResponse(payload)
 
 
 @api.post(

@@ -221,6 +221,25 @@ class TableMetaOut(Schema):
         None, description="SHA-256 (hex) of the game's seed, published when the game starts"
     )
     seed: str | None = Field(None, description="the game's seed, revealed when the game is over")
+    last_seen_version: int | None = Field(
+        None, description="the version this player had seen before this read; null for others"
+    )
+    rematch: int | None = Field(None, description='the "play again" table made from this one')
+
+
+class LogEntryOut(Schema):
+    seq: int = Field(description="the move's number at this table, from 1")
+    version: int = Field(description="the table version the move committed in")
+    seat: int | None = Field(description="who moved; null for the platform (timers)")
+    by_bot: bool
+    at: str | None = Field(description="when, ISO 8601")
+    action: str | None = Field(description="the action's type")
+    events: list[dict[str, Any]] = Field(
+        description="the move's events as the caller's seat may see them (never a hidden card)"
+    )
+
+
+LOG_DESCRIPTION = "the moves after the version the client had (at most 200), oldest first"
 
 
 class TableOut(Schema):
@@ -228,6 +247,14 @@ class TableOut(Schema):
     view: dict[str, Any] | None = Field(
         description="engine.view for the caller's seat (a spectator's for others); null before start"
     )
+    log: list[LogEntryOut] = Field(default_factory=list, description=LOG_DESCRIPTION)
+
+
+class LogPageOut(Schema):
+    table: int
+    version: int
+    log: list[LogEntryOut]
+    more: bool = Field(description="older moves exist before this page")
 
 
 class TableListOut(Schema):
@@ -247,3 +274,4 @@ class StaleOut(Schema):
     error: ErrorBody
     table: TableMetaOut
     view: dict[str, Any] | None
+    log: list[LogEntryOut] = Field(default_factory=list, description=LOG_DESCRIPTION)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -24,25 +25,38 @@ _frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
 _changed_frame = database_sync_to_async(live.changed_frame, thread_sensitive=False)
 _touch = database_sync_to_async(live.touch, thread_sensitive=False)
 _chat_frame = database_sync_to_async(chat.chat_frame_for_session, thread_sensitive=False)
+_moves = database_sync_to_async(live.moves_since, thread_sensitive=False)
+_closed = database_sync_to_async(live.socket_closed, thread_sensitive=False)
 
 # One read of a table per announced version, shared by all its sockets in this process:
 # {(table_id, version): future of the (table, seats) read after that version committed}.
 _shared_reads: dict[tuple[int, int], asyncio.Future] = {}
 _SHARED_READS_MAX = 4096
+# The same for the log's moves: {(table_id, table version read, socket's version): future}.
+# A table's sockets had the same version before a change (the last frame), so one read.
+_shared_moves: dict[tuple[int, int, int], asyncio.Future] = {}
+
+
+def _shared(cache: dict, key: Any, make: Any) -> asyncio.Future:
+    loop = asyncio.get_running_loop()
+    future = cache.get(key)
+    if future is None or future.get_loop() is not loop:
+        if len(cache) >= _SHARED_READS_MAX:
+            cache.clear()
+        future = loop.create_task(make())
+        cache[key] = future
+        # Kept only while the sockets of this change are being served.
+        future.add_done_callback(lambda _: loop.call_later(5, cache.pop, key, None))
+    return future
 
 
 def shared_read(table_id: int, version: int) -> asyncio.Future:
-    loop = asyncio.get_running_loop()
-    key = (table_id, version)
-    future = _shared_reads.get(key)
-    if future is None or future.get_loop() is not loop:
-        if len(_shared_reads) >= _SHARED_READS_MAX:
-            _shared_reads.clear()
-        future = loop.create_task(_read(table_id))
-        _shared_reads[key] = future
-        # Kept only while the sockets of this change are being served.
-        future.add_done_callback(lambda _: loop.call_later(5, _shared_reads.pop, key, None))
-    return future
+    return _shared(_shared_reads, (table_id, version), lambda: _read(table_id))
+
+
+def shared_moves(table: Any, since: int) -> asyncio.Future:
+    key = (table.pk, table.version, since)
+    return _shared(_shared_moves, key, lambda: _moves(table, None if since < 0 else since))
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -59,6 +73,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.version = -1
+        # ``?since=N``: the version the page already has, so the first frame's log holds
+        # only the moves after it (without it: the last 200 moves).
+        since = _since(self.scope.get("query_string", b""))
         # Accept before deciding, so that a refusal reaches the client as a 4xxx close code
         # (a close before accept is only an HTTP 403 to the browser). Nothing is sent first.
         await self.accept()
@@ -70,9 +87,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.session_group is not None:
             # Logging out closes this socket at once (games.broadcast.on_logged_out).
             await self.channel_layer.group_add(self.session_group, self.channel_name)
-        await self.push()
+        await self.push(since=since, seen=True)
 
     async def disconnect(self, code: int) -> None:
+        if self.version >= 0 and not self.closing:
+            # "Since you last looked": the version this socket showed (not on every frame).
+            await _closed(
+                table_id=self.table_id, session_key=self._session_key(), version=self.version
+            )
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.session_group is not None:
@@ -89,7 +111,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # checked again for every change (the seated users come with that read).
         try:
             table, seats = await shared_read(self.table_id, event["version"])
-            frame = await _changed_frame(table, seats, self._session_key())
+            moves = await shared_moves(table, self.version)
+            frame = await _changed_frame(table, seats, self._session_key(), moves)
         except live.Refused as exc:
             await self.refuse(exc)
             return
@@ -105,10 +128,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if frame is not None:
             await self.send_json(frame)
 
-    async def push(self, *, force: bool = False) -> None:
-        """Read the table and build this user's frame now (the session is checked again)."""
+    async def push(
+        self, *, force: bool = False, since: int | None = None, seen: bool = False
+    ) -> None:
+        """Read the table and build this user's frame now (the session is checked again), its
+        log from version ``since``."""
         try:
-            frame = await _frame(table_id=self.table_id, session_key=self._session_key())
+            frame = await _frame(
+                table_id=self.table_id, session_key=self._session_key(), since=since, seen=seen
+            )
         except live.Refused as exc:
             await self.refuse(exc)
             return
@@ -156,8 +184,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def sync(self, version: Any) -> None:
         """A client that suspects it missed a frame: a fresh frame if its version is stale."""
+        since = version if isinstance(version, int) and not isinstance(version, bool) else None
         try:
-            frame = await _frame(table_id=self.table_id, session_key=self._session_key())
+            frame = await _frame(
+                table_id=self.table_id, session_key=self._session_key(), since=since
+            )
         except live.Refused as exc:
             await self.refuse(exc)
             return
@@ -190,7 +221,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         except services.StaleVersion as exc:
             await self.error(exc.code, exc.message)
-            await self.push(force=True)
+            await self.push(force=True, since=exc.since)
             return
         except services.ServiceError as exc:
             await self.error(exc.code, exc.message)
@@ -206,6 +237,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     def _session_key(self) -> str | None:
         session = self.scope.get("session")
         return session.session_key if session is not None else None
+
+
+def _since(query_string: bytes) -> int | None:
+    """``since`` from a socket's query string (anything but a whole number is ignored)."""
+    for value in parse_qs(query_string.decode("latin-1")).get("since", [])[:1]:
+        if value.isdigit() and len(value) < 12:
+            return int(value)
+    return None
 
 
 def _first_error(exc: ValidationError) -> str:

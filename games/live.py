@@ -40,36 +40,71 @@ def table_read(table_id: int) -> tuple[Any, list[Any]]:
         raise Refused(CLOSE_NOT_FOUND, exc.message) from None
 
 
-def table_frame(*, table_id: int, session_key: str | None) -> dict[str, Any]:
-    """The frame for this session's user: exactly what ``GET /api/tables/<id>`` answers them,
-    plus ``type`` and ``version``. Raises Refused when they may not see the table (any more).
+def table_frame(
+    *, table_id: int, session_key: str | None, since: int | None = None, seen: bool = False
+) -> dict[str, Any]:
+    """The frame for this session's user: exactly what ``GET /api/tables/<id>?since=`` answers
+    them, plus ``type`` and ``version``. Raises Refused when they may not see the table (any
+    more). ``seen``: record the version as seen by the player (a socket opening).
     """
     user = session_user(session_key)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
     table, seats = table_read(table_id)
-    return frame_for(table, seats, user)
+    frame = frame_for(table, seats, user, since=since)
+    if seen:
+        services.seat_mark_seen(seats=seats, user=user, version=table.version)
+    return frame
 
 
-def changed_frame(table: Any, seats: list[Any], session_key: str | None) -> dict[str, Any]:
+def changed_frame(
+    table: Any, seats: list[Any], session_key: str | None, moves: list[Any] | None = None
+) -> dict[str, Any]:
     """:func:`table_frame` from a table read made after the change being pushed (a socket
-    shares it with the table's other sockets); the session is checked again against it."""
+    shares it with the table's other sockets); the session is checked again against it.
+    ``moves``: the log's moves for this socket (read once for the sockets at one version)."""
     known = {seat.user_id: seat.user for seat in seats if seat.user_id is not None}
     user = session_user(session_key, known)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "signed out")
-    return frame_for(table, seats, user)
+    return frame_for(table, seats, user, moves=moves)
 
 
-def frame_for(table: Any, seats: list[Any], user: AbstractBaseUser) -> dict[str, Any]:
-    """The frame of ``user`` (signed in) from a read of the table and its seats."""
+def frame_for(
+    table: Any,
+    seats: list[Any],
+    user: AbstractBaseUser,
+    *,
+    since: int | None = None,
+    moves: list[Any] | None = None,
+) -> dict[str, Any]:
+    """The frame of ``user`` (signed in) from a read of the table and its seats, with the log
+    of the moves after version ``since`` (or the given ``moves``)."""
     # A socket that gets frames is a player at the page: no reminder emails (games/presence.py).
     presence.mark_online(user.pk)
     try:
         services.table_check_access(table, seats, user)
     except services.NotSeated as exc:
         raise Refused(CLOSE_FORBIDDEN, exc.message) from None
-    return {"type": "table", "version": table.version, **services.table_payload(table, seats, user)}
+    payload = services.table_payload(table, seats, user, since=since, moves=moves)
+    return {"type": "table", "version": table.version, **payload}
+
+
+def moves_since(table: Any, since: int | None) -> list[Any]:
+    """The moves a socket that had version ``since`` has not seen (one indexed read, shared by
+    the table's sockets at that version)."""
+    return services.moves_since(table, since)
+
+
+def socket_closed(*, table_id: int, session_key: str | None, version: int) -> None:
+    """A socket that had shown ``version`` closed: the player saw it ("since you last looked").
+    Best effort: a failure here must not disturb the close."""
+    try:
+        user = session_user(session_key)
+        if user is not None:
+            services.seat_mark_seen_by_user(table_id=table_id, user=user, version=version)
+    except Exception:
+        logger.exception("could not record the version seen on table %s", table_id)
 
 
 def touch(session_key: str | None) -> bool:
@@ -92,4 +127,5 @@ def table_act(
     table, seats = services.table_submit_action(
         table_id=table_id, user=user, action=action, expect_version=expect_version
     )
-    return {"type": "table", "version": table.version, **services.table_payload(table, seats, user)}
+    payload = services.table_payload(table, seats, user, moves=table.committed_moves)
+    return {"type": "table", "version": table.version, **payload}

@@ -55,8 +55,16 @@ class Table(models.Model):
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="hosted_tables"
     )
+    # "Play again": the table made from this finished one with the same players; set once,
+    # under this row's lock, so two clicks make one table (games/services/rematch.py).
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    # Not a column: the moves the last commit of this instance wrote (Transition.commit), so
+    # an action's answer carries its log without reading them back (games/services/log.py).
+    committed_moves: tuple[Move, ...] = ()
 
     class Meta:
         indexes = [
@@ -115,6 +123,9 @@ class Seat(models.Model):
     buy_order = models.CharField(max_length=10, choices=BuyOrder.choices, default=BuyOrder.ASK)
     # With buy_order "completes": buy only while this seat has bought fewer this round.
     buy_order_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The table version the player last saw (the page or the API read, a socket opening or
+    # closing), for "since you last looked"; written only when it changes.
+    last_seen_version = models.PositiveIntegerField(null=True, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -143,6 +154,9 @@ class Move(models.Model):
     # None for actions the platform sends (a closed buy window, a turn timeout).
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     by_bot = models.BooleanField(default=False)
+    # The table version this move committed in (one commit may carry several moves): a
+    # client's version finds the moves it has not seen (games/services/log.py).
+    version = models.PositiveIntegerField(default=0)
     action = models.JSONField()
     events = models.JSONField(default=list)
     created = models.DateTimeField(auto_now_add=True)

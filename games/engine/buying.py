@@ -48,9 +48,11 @@ def draw(st: State, seat: int, action: dict, events: list[dict]) -> None:
         events.append({"type": "declined", "seat": seat})
         open_window(st, events)
         return
-    hand.append(draw_from_stock(st, events))
+    card = draw_from_stock(st, events)
+    hand.append(card)
     st["phase"] = "play"
-    events.append({"type": "drew", "seat": seat, "source": "stock"})
+    # The card is for the drawer's eyes: games.engine.public removes it for everyone else.
+    events.append({"type": "drew", "seat": seat, "source": "stock", "card": card})
     open_window(st, events)
 
 
@@ -141,9 +143,10 @@ def after_window(st: State, buyer: int | None, events: list[dict]) -> None:
             open_window(st, events, exclude=(buyer,) if rules.no_successive_buys else ())
             return
         active = st["active"]
-        st["hands"][active].append(draw_from_stock(st, events))
+        card = draw_from_stock(st, events)
+        st["hands"][active].append(card)
         st["phase"] = "play"
-        events.append({"type": "drew", "seat": active, "source": "stock"})
+        events.append({"type": "drew", "seat": active, "source": "stock", "card": card})
         return
     held = st["held"]
     if held:
@@ -178,9 +181,14 @@ def sell(st: State, buyer: int, events: list[dict]) -> bool:
     hand.append(card)
     st["buys"][buyer] += 1
     events.append({"type": "window_closed", "card": card, "buyer": buyer})
-    events.append({"type": "bought", "seat": buyer, "card": card})
+    # The penalty cards are the buyer's secret (games.engine.public shows others the count);
+    # filled in as drawn, so a stock that runs out mid-way leaves the event telling the truth.
+    bought: dict = {"type": "bought", "seat": buyer, "card": card, "penalty_cards": []}
+    events.append(bought)
     for _ in range(rules.penalty_cards_per_buy):
-        hand.append(draw_from_stock(st, events))
+        penalty = draw_from_stock(st, events)
+        hand.append(penalty)
+        bought["penalty_cards"].append(penalty)
     return True
 
 

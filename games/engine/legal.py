@@ -125,6 +125,18 @@ def lay_off_options(state: State, seat: int) -> list[dict]:
     return out
 
 
+def lay_offs_allowed(state: State, seat: int) -> bool:
+    """May ``seat`` lay off now: its turn to play, its contract down, and not the turn it
+    laid down in a ruleset that forbids that."""
+    return (
+        not state["game_over"]
+        and seat == state["active"]
+        and state["phase"] == "play"
+        and state["down"][seat]
+        and (ruleset_of(state).lay_off_on_lay_down_turn or not state["laid_down_this_turn"])
+    )
+
+
 def contract_melds(state: State, seat: int) -> list[list[str]] | None:
     """A lay-down (groups of card ids) from the seat's hand that lays down the most penalty
     (under every contract the round allows; petras: keeping a card for the final discard)."""
@@ -192,7 +204,7 @@ def legal_actions(state: State, seat: int) -> list[dict]:
         melds = contract_melds(state, seat)
         if melds is not None and all(any(w in g for g in melds) for w in pending):
             actions.append({"type": "lay_down", "melds": melds})
-    elif rules.lay_off_on_lay_down_turn or not state["laid_down_this_turn"]:
+    elif lay_offs_allowed(state, seat):
         actions += lay_off_options(state, seat)
     actions += swap_options(state, seat)
     if pending:

@@ -185,7 +185,18 @@ def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
     _keep_one(st, seat, 1)
     st["hands"][seat].remove(card)
     lay_off_on(meld, card, ends[0])
-    events.append({"type": "laid_off", "seat": seat, "card": card, "meld": meld_id, "end": ends[0]})
+    # Owner and kind: a log can say "on bob's run" even after the meld has left the table.
+    events.append(
+        {
+            "type": "laid_off",
+            "seat": seat,
+            "card": card,
+            "meld": meld_id,
+            "end": ends[0],
+            "owner": meld["owner"],
+            "kind": meld["kind"],
+        }
+    )
     went_out_check(st, seat, events)
 
 
@@ -213,9 +224,12 @@ def mayi_meld(st: State, seat: int, action: dict, events: list[dict]) -> None:
         went_out_check(st, seat, events)
         return
     hand = st["hands"][seat]
+    drawn = []
     for _ in range(rules.mayi_meld_replacements):
-        hand.append(draw_from_stock(st, events))
-    events.append({"type": "replacements", "seat": seat, "count": rules.mayi_meld_replacements})
+        drawn.append(draw_from_stock(st, events))
+        hand.append(drawn[-1])
+    # The cards are the seat's secret: games.engine.public keeps only the count for others.
+    events.append({"type": "replacements", "seat": seat, "count": len(drawn), "cards": drawn})
 
 
 # -- rook: swapping a tabled wild ----------------------------------------------------------

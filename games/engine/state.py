@@ -220,6 +220,9 @@ def end_round(st: State, went_out: int | None, events: list[dict], reason: str) 
         st["rounds_out"][went_out] += 1
     st["window"] = None
     st["held"] = None
+    # Every hand is shown when a round ends (the players count their cards): the event names
+    # them, and the state keeps the summary for the next round's view (games.engine.public).
+    hands = [h[:] for h in st["hands"]]
     events.append(
         {
             "type": "round_ended",
@@ -231,8 +234,20 @@ def end_round(st: State, went_out: int | None, events: list[dict], reason: str) 
             "buys": st["buys"][:],
             "mayi_melds": st["mayi_count"][:],
             "totals": st["totals"][:],
+            "hands": hands,
         }
     )
+    # A new dict each round, never changed in place: copy_state may share it.
+    st["last_round"] = {
+        "round": st["round"],
+        "reason": reason,
+        "went_out": went_out,
+        "hands": hands,
+        "penalties": penalties,
+        "scores": scores,
+        "mayi_melds": st["mayi_count"][:],
+        "totals": st["totals"][:],
+    }
     if st["round"] >= rules.rounds:
         st["game_over"] = True
         st["phase"] = "game_over"

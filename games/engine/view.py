@@ -9,9 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import face_data
-from .legal import swap_options
+from .legal import lay_off_options, lay_offs_allowed, swap_options
+from .public import round_summary, rules_info
 from .rulesets import get_ruleset
+from .scoring import cards_penalty
 from .state import State
+
+# How many cards of the discard pile's top a view shows (the page's "last few discards").
+RECENT_DISCARDS = 5
 
 
 def _meld_view(meld: dict) -> dict:
@@ -124,6 +129,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         v["swaps"] = swap_options(state, seat)
     if state.get("swapped"):
         v["swapped"] = state["swapped"][:]  # wilds taken off the table this turn (public)
+    # For the page's panels: my hand's penalty, the rules, the last few discards (all of them
+    # were face up), the last round's end (public at that moment), the winners.
+    v["hand_penalty"] = (
+        None if seat is None else cards_penalty(state["hands"][seat], rules.penalties)
+    )
+    v["rules"] = rules_info(rules.name, state["options"])
+    v["discard_recent"] = state["discard"][-RECENT_DISCARDS:]
+    v["last_round"] = round_summary(state)
+    v["winners"] = [s for s, p in enumerate(state["places"]) if p == 1] if over else None
+    if seat is not None:
+        v["lay_offs"] = _lay_offs(state, seat)
     if over:
         v["hands"] = [h[:] for h in state["hands"]]
         v["stock"] = state["stock"][:]
@@ -137,6 +153,7 @@ def _faces(v: dict) -> dict[str, dict]:
     shown: list[str] = list(v["hand"] or [])
     for meld in v["melds"]:
         shown += meld["cards"]
+    shown += v["discard_recent"]
     for key in ("discard_top", "held_discard"):
         if v.get(key):
             shown.append(v[key])
@@ -147,6 +164,20 @@ def _faces(v: dict) -> dict[str, dict]:
         shown += hand
     shown += v.get("stock", [])
     return {c: face_data(c) for c in dict.fromkeys(shown)}
+
+
+def _lay_offs(state: State, seat: int) -> dict[str, list[dict]] | None:
+    """Where each card of the seat's hand may be laid off now (``{card: [{"meld", "end"}]}``),
+    or None when the seat may not lay off now. Computed only for the seat to play, with its
+    contract down: one pass over hand x melds (tens of microseconds)."""
+    if not lay_offs_allowed(state, seat):
+        return None
+    out: dict[str, list[dict]] = {}
+    for action in lay_off_options(state, seat):
+        out.setdefault(action["card"], []).append(
+            {"meld": action["meld"], "end": action.get("end", "any")}
+        )
+    return out
 
 
 def _my_answer(state: State, seat: int | None) -> str | None:

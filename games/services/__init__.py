@@ -14,6 +14,7 @@ from .errors import (
     TableNotFound,
 )
 from .lobby import Lobby, LobbyEntry, lobby_for_user
+from .log import moves_since
 from .orders import seat_set_buy_order
 from .play import table_close_buy_window, table_submit_action, table_timeout_turn
 from .play_now import PLAY_NOW_WINDOW_SECONDS, table_play_now
@@ -22,12 +23,14 @@ from .queries import (
     table_check_access,
     table_get_for_user,
     table_list_for_user,
+    table_log_page,
     table_meta,
     table_payload,
     table_read,
     table_view,
 )
 from .selectors import table_seats
+from .seen import seat_mark_seen, seat_mark_seen_by_user
 from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
 from .vacation import vacation_days_left, vacation_end, vacation_start
 
@@ -45,6 +48,8 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "TableNotFound",
+    "seat_mark_seen",
+    "seat_mark_seen_by_user",
     "seat_of",
     "seat_set_buy_order",
     "table_close_buy_window",
@@ -54,6 +59,8 @@ __all__ = [
     "table_join",
     "table_leave",
     "table_list_for_user",
+    "moves_since",
+    "table_log_page",
     "table_seats",
     "table_meta",
     "table_check_access",

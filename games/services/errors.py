@@ -58,7 +58,11 @@ class StaleVersion(ServiceError):
     status = 409
     code = "stale_version"
 
-    def __init__(self, message: str, *, table: Table, seats: list[Seat]) -> None:
+    def __init__(
+        self, message: str, *, table: Table, seats: list[Seat], since: int | None = None
+    ) -> None:
         super().__init__(message)
         self.table = table
         self.seats = seats
+        # The version the client had: the answer's log carries the moves after it.
+        self.since = since

@@ -53,6 +53,7 @@ def table_submit_action(
                 f"you saw version {expect_version}; the table is at version {table.version}",
                 table=table,
                 seats=seats,
+                since=expect_version,
             )
         _check_playing(table)
         if seat.expelled:

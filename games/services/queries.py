@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -9,10 +10,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import engine
-from games.models import Seat, Table
+from games.models import Move, Seat, Table
 
 from .clocks import clock_meta
 from .errors import NotSeated
+from .log import log_page, table_log
 from .selectors import read_table_with_seats
 
 LOBBY_LIMIT = 100
@@ -108,6 +110,11 @@ def table_meta(
         # itself only once the game is over (stats/replay.py checks one against the other).
         "seed_sha256": table.seed_sha256 or None,
         "seed": revealed_seed(table),
+        # The version this player had seen before this read ("since you last looked": the
+        # log's entries with a higher version are new to them); None for a spectator.
+        "last_seen_version": mine.last_seen_version if mine else None,
+        # "Play again": the table made from this one with the same players, once made.
+        "rematch": table.rematch_id,
     }
 
 
@@ -129,6 +136,35 @@ def table_view(
 
 
 def table_payload(
-    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
+    table: Table,
+    seats: list[Seat],
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    since: int | None = None,
+    moves: Sequence[Move] | None = None,
 ) -> dict[str, Any]:
-    return {"table": table_meta(table, seats, user), "view": table_view(table, seats, user)}
+    """The table, the user's view and the log of the moves after version ``since`` (or the
+    given ``moves``: see games/services/log.py)."""
+    return {
+        "table": table_meta(table, seats, user),
+        "view": table_view(table, seats, user),
+        "log": table_log(table, _position(seats, user), since=since, moves=moves),
+    }
+
+
+def _position(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> int | None:
+    # Whose eyes the log is for: the view's rule (an expelled player sees what others see).
+    mine = seat_of(seats, user)
+    return mine.position if mine else None
+
+
+def table_log_page(
+    *,
+    table: Table,
+    seats: list[Seat],
+    user: AbstractBaseUser | AnonymousUser,
+    before: int | None,
+    limit: int,
+) -> dict[str, Any]:
+    """Older moves of the log as ``user`` may see them (the caller checked access)."""
+    return log_page(table, _position(seats, user), before=before, limit=limit)

@@ -159,6 +159,9 @@ class Transition:
             )
         table.move_count += len(self.moves)
         table.version += 1
+        for move in self.moves:
+            move.version = table.version
+        table.committed_moves = tuple(self.moves)
         table.status = Table.Status.FINISHED if over else Table.Status.PLAYING
         # Before table.state is replaced: the clocks compare the old state with the new.
         banks = clocks.set_deadlines(

@@ -172,7 +172,14 @@ def test_the_sale_gives_the_discard_and_one_penalty_card():
     assert same(st["hands"][1], before + ["w13Y", "w2A"])
     assert st["buys"][1] == 1
     assert top(st) == "w1M"
-    assert event(events, "bought") == {"type": "bought", "seat": 1, "card": "w13Y"}
+    # The event tells the whole truth (the move log is a record); games.engine.public keeps
+    # the penalty card for the buyer's eyes (tests/engine/test_public.py).
+    assert event(events, "bought") == {
+        "type": "bought",
+        "seat": 1,
+        "card": "w13Y",
+        "penalty_cards": ["w2A"],
+    }
 
 
 def test_the_active_players_turn_goes_on_after_a_sale():

@@ -29,6 +29,7 @@ from games.engine import IllegalMove, apply, legal_actions, new_game, view
 from games.engine.bots import choose_action, fallback_action
 from games.engine.invariants import check_invariants
 from games.engine.legal import answerers
+from games.engine.public import public_events
 from games.engine.rulesets import RULESETS
 from games.engine.scoring import cards_penalty
 from games.engine.simulate import play_game
@@ -174,6 +175,9 @@ def check_events_hide(before: dict, after: dict, events: list[dict]) -> None:
     round name its cards, which are in the new deal now: only the new round's events count."""
     if after["game_over"]:
         return
+    # The engine's own events are a full record (a stock draw names its card); what a client
+    # gets is their public form (games.engine.public; per seat in tests/engine/test_public.py).
+    events = public_events(events, None)
     starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
     if starts:
         events = events[starts[-1] :]

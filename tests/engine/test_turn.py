@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.engine.public import public_event
 from games.engine.rulesets import BGA
 
 from .helpers import act, event, make_state, meld_with, next_stock, refused, same, top, types
@@ -17,7 +18,9 @@ def test_draw_from_stock_takes_the_top_card():
     assert next_stock(new) == ["w2A"]
     assert new["phase"] == "play"
     assert types(events)[0] == "drew"
-    assert "card" not in events[0], "the drawn stock card is no public event field"
+    # The event is the whole truth; its public form keeps the card for the drawer.
+    assert events[0]["card"] == "w12I"
+    assert "card" not in public_event(events[0], 0), "the drawn stock card is no public field"
 
 
 def test_draw_from_discard_takes_the_top_card_and_opens_no_window():

@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from games import engine, services
 from games.engine.bots import choose_action
-from games.models import Seat, Table
+from games.models import Move, Seat, Table
+from games.services.log import log_entries
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
     as_get,
@@ -189,11 +190,22 @@ def test_no_frame_holds_another_seats_cards(alice, bob, carol, charlie):
 
     run(scenario)
     assert len(received) > 4 * 10
+    moves = list(Move.objects.filter(table=table).order_by("seq"))
+    previous: dict[int | None, int] = {}
     for seat, frame in received:
         state = states[frame["version"]]
         assert not state["game_over"]
         others = set().union(*(h for s, h in enumerate(state["hands"]) if s != seat))
-        assert not strings_in(frame) & others, (seat, frame["version"])
+        # The log tells what everyone saw happen (a card taken from the pile is in a hand
+        # now): it is the engine's redaction for this seat of exactly the moves since the
+        # socket's previous frame (tests/engine/test_public.py proves the redaction hides
+        # every hidden card over whole games).
+        assert not strings_in({**frame, "log": None}) & others, (seat, frame["version"])
+        seen = previous.get(seat, -1)
+        expected = log_entries([m for m in moves if seen < m.version <= frame["version"]], seat)
+        if seen >= 0:
+            assert frame["log"] == expected
+        previous[seat] = frame["version"]
         expected = None if seat is None else state["hands"][seat]
         assert frame["view"]["hand"] == expected
 

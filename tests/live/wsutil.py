@@ -92,15 +92,20 @@ async def fresh_get(api_for: Callable[[Any], Any], user: Any, table_id: int) -> 
 
 def as_get(frame: dict) -> dict:
     """The part of a frame a GET answers (a frame adds type, version and committed_at)."""
-    assert set(frame) <= {"type", "version", "committed_at", "table", "view"}, set(frame)
+    assert set(frame) <= {"type", "version", "committed_at", "table", "view", "log"}, set(frame)
     assert frame["version"] == frame["table"]["version"]
     return steady({"table": frame["table"], "view": frame["view"]})
 
 
 def steady(payload: dict) -> dict:
     """The payload less what only the wall clock changes: the running clock's seconds left is
-    computed at each read, so a frame and a GET a moment later may differ by a second."""
+    computed at each read, so a frame and a GET a moment later may differ by a second. The
+    log is left out: a frame's holds the moves since that socket's last frame, a GET's those
+    since its ``since`` (tests/live/test_websocket_log.py compares them)."""
     payload = copy.deepcopy(payload)
+    payload.pop("log", None)
+    # What the player had seen before this read: a socket opening and a GET each move it on.
+    payload["table"].pop("last_seen_version", None)
     for seat in (payload["table"].get("clocks") or {}).get("seats", []):
         if seat.get("running"):
             seat["seconds_left"] = None

@@ -1,0 +1,214 @@
+"""What of a move's events, and of a finished round, each seat may see.
+
+The engine's events tell the whole truth (the card a stock draw gave, the buyer's penalty
+card, a MAYI meld's replacement cards), so that the move log is a complete record; every
+client gets them through :func:`public_events`, which keeps a hidden card for the one seat
+that holds it. Every event kind the engine (or the platform, for the clocks) emits is named
+here with its decision; a kind nobody decided on is cut down to its type and seat, so a new
+event can never leak by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from .cards import face_data, parse_card
+from .rulesets import get_ruleset
+from .scoring import PENALTY_TABLES
+
+# Public as they are: every card they name is on the table, on the discard pile, or was in a
+# hand that the rules show (a round's end). discard_held and pass_held name no card.
+PUBLIC_KINDS = frozenset(
+    {
+        "round_started",  # the turned-up card
+        "turn",
+        "discarded",
+        "passed",
+        "went_out",
+        "laid_down",
+        "laid_off",
+        "mayi_meld",
+        "wild_swapped",  # the natural goes on the table, the wild (seen there) to the hand
+        "window_opened",  # the discard top
+        "window_closed",
+        "window_timer",
+        "answered",
+        "declined",
+        "sale_cancelled",
+        "stock_rebuilt",  # its size only
+        "round_ended",  # every hand is shown when a round ends
+        "game_over",
+        "timed_out",
+        "discard_held",  # the held card stays the discarder's until the window closes
+        "pass_held",
+        # Added by the platform's turn clock (games/services/play.py).
+        "strike",
+        "expelled",
+    }
+)
+
+
+def _drew(event: dict, seat: int | None) -> dict:
+    # A card from the discard pile was face up; one from the stock is the drawer's secret.
+    if event.get("source") == "stock" and seat != event.get("seat"):
+        return {k: v for k, v in event.items() if k != "card"}
+    return dict(event)
+
+
+def _bought(event: dict, seat: int | None) -> dict:
+    # Everyone saw the bought card; the penalty card(s) from the stock only the buyer sees.
+    out = {k: v for k, v in event.items() if k != "penalty_cards"}
+    out["penalty_count"] = len(event.get("penalty_cards") or [])
+    if seat == event.get("seat"):
+        out["penalty_cards"] = list(event.get("penalty_cards") or [])
+    return out
+
+
+def _replacements(event: dict, seat: int | None) -> dict:
+    # A MAYI meld's replacement cards come from the stock: the count is public.
+    if seat == event.get("seat"):
+        return dict(event)
+    return {k: v for k, v in event.items() if k != "cards"}
+
+
+# Kinds that name a hidden card, with the seat that may see it.
+PRIVATE_KINDS = {"drew": _drew, "bought": _bought, "replacements": _replacements}
+
+
+def public_event(event: dict, seat: int | None) -> dict:
+    """One event as ``seat`` (``None``: a spectator) may see it; a new dict.
+
+    >>> e = {"type": "drew", "seat": 1, "source": "stock", "card": "w7M"}
+    >>> public_event(e, 1)["card"], "card" in public_event(e, 0), "card" in public_event(e, None)
+    ('w7M', False, False)
+    >>> public_event({"type": "new_kind", "seat": 2, "card": "w7M"}, 2)
+    {'type': 'new_kind', 'seat': 2}
+    """
+    kind = event.get("type")
+    if kind in PUBLIC_KINDS:
+        return dict(event)
+    private = PRIVATE_KINDS.get(kind)  # type: ignore[arg-type]
+    if private is not None:
+        return private(event, seat)
+    # Nobody decided what this kind may show: its type and seat only.
+    return {"type": kind, "seat": event.get("seat")}
+
+
+def public_events(events: Iterable[dict], seat: int | None) -> list[dict]:
+    """The events of one move as ``seat`` may see them: never a card hidden from that seat.
+
+    >>> evs = [{"type": "bought", "seat": 2, "card": "w9A", "penalty_cards": ["b3I"]}]
+    >>> public_events(evs, 0)
+    [{'type': 'bought', 'seat': 2, 'card': 'w9A', 'penalty_count': 1}]
+    >>> public_events(evs, 2)[0]["penalty_cards"]
+    ['b3I']
+    """
+    return [public_event(e, seat) for e in events]
+
+
+def round_summary(state: dict) -> dict | None:
+    """The last finished round as everyone saw it at its end: who went out, each hand (as
+    faces, not card ids: those cards are in the new deal now), points, MAYI melds, totals.
+    ``fresh`` while no move of the next round has been made (the moment to show it)."""
+    last = state.get("last_round")
+    if last is None:
+        return None
+    return {
+        "round": last["round"],
+        "reason": last["reason"],
+        "went_out": last["went_out"],
+        "hands": [[face_data(c) for c in hand] for hand in last["hands"]],
+        "penalties": last["penalties"][:],
+        "scores": last["scores"][:],
+        "mayi_melds": last["mayi_melds"][:],
+        "totals": last["totals"][:],
+        "fresh": _untouched_deal(state, last["round"]),
+    }
+
+
+def _untouched_deal(state: dict, ended: int) -> bool:
+    """Nothing has happened yet in the round dealt after round ``ended``: the first player
+    has not drawn (the deal as dealt, the turned-up card alone on the pile)."""
+    if state["game_over"]:
+        return state["round"] == ended
+    rules = get_ruleset(state["ruleset"])
+    dealt = rules.deal_size(state["round"])
+    return (
+        state["round"] == ended + 1
+        and state["phase"] == "draw"
+        and state["active"] == (state["dealer"] + 1) % state["players"]
+        and len(state["discard"]) == 1
+        and not state["melds"]
+        and all(len(h) == dealt for h in state["hands"])
+    )
+
+
+def rules_info(ruleset: str, options: dict | None = None) -> dict[str, Any]:
+    """The rules a "?" panel shows, from the ruleset's own data: each round's cards dealt and
+    contracts, and the penalty of a card left in hand.
+
+    >>> info = rules_info("bga")
+    >>> info["rounds"][0], info["penalties"][0]
+    ({'round': 1, 'dealt': 6, 'contracts': [{'books': 2, 'runs': 0, 'text': '2 books'}]}, {'cards': '?', 'points': 15})
+    """
+    frozen = tuple(sorted((k, str(v)) for k, v in (options or {}).items() if k != "never_buy"))
+    return _rules_info(ruleset, frozen)
+
+
+@lru_cache(maxsize=64)
+def _rules_info(ruleset: str, options: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    rules = get_ruleset(ruleset)
+    opts = dict(options)
+    rounds = [
+        {
+            "round": r,
+            "dealt": rules.deal_size(r),
+            "contracts": [
+                {"books": c.books, "runs": c.runs, "text": c.describe()}
+                for c in rules.contract_choices(r, opts)
+            ],
+        }
+        for r in range(1, rules.rounds + 1)
+    ]
+    return {
+        "name": rules.name,
+        "description": rules.description,
+        "rounds": rounds,
+        "penalties": _penalty_rows(rules.cards, rules.penalties),
+        "max_buys_per_round": rules.max_buys_per_round,
+        "penalty_cards_per_buy": rules.penalty_cards_per_buy,
+        "mayi_meld_score": rules.mayi_meld_score if rules.mayi_melds else None,
+        "lay_off_on_lay_down_turn": rules.lay_off_on_lay_down_turn,
+        "no_final_discard_rounds": sorted(rules.no_final_discard_rounds),
+    }
+
+
+def _penalty_rows(cards: Any, table: str) -> list[dict[str, Any]]:
+    """Rows of (cards, points) from the penalty table itself: the wild, then runs of ranks
+    scoring the same (or their face value, from 2 up)."""
+    points = PENALTY_TABLES[table]
+    deck = cards.full_deck(1)
+    wild_id = next(c for c in deck if c[1:] == cards.wild_faces[0])
+    rows: list[dict[str, Any]] = [
+        {"cards": face_data(wild_id)["label"], "points": points(parse_card(wild_id))}
+    ]
+    prefix, suit = deck[0][0], cards.suits[0]
+    group: list[str] = []
+    last: Any = None
+    for rank, token in enumerate(cards.rank_tokens, start=1):
+        value = points(parse_card(f"{prefix}{token}{suit}"))
+        kind = "face value" if value == rank and rank > 1 else value
+        if group and kind != last:
+            rows.append(_row(group, last))
+            group = []
+        group.append(token)
+        last = kind
+    rows.append(_row(group, last))
+    return rows
+
+
+def _row(tokens: list[str], points: Any) -> dict[str, Any]:
+    label = tokens[0] if len(tokens) == 1 else f"{tokens[0]}-{tokens[-1]}"
+    return {"cards": label, "points": points}

@@ -237,6 +237,9 @@ class LogEntryOut(Schema):
     events: list[dict[str, Any]] = Field(
         description="the move's events as the caller's seat may see them (never a hidden card)"
     )
+    faces: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="face data of every card id the events name"
+    )
 
 
 LOG_DESCRIPTION = "the moves after the version the client had (at most 200), oldest first"

@@ -11,12 +11,9 @@ event can never leak by default.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
-from typing import Any
 
-from .cards import face_data, parse_card
+from .cards import face_data
 from .rulesets import get_ruleset
-from .scoring import PENALTY_TABLES
 
 # Public as they are: every card they name is on the table, on the discard pile, or was in a
 # hand that the rules show (a round's end). discard_held and pass_held name no card.
@@ -145,70 +142,26 @@ def _untouched_deal(state: dict, ended: int) -> bool:
     )
 
 
-def rules_info(ruleset: str, options: dict | None = None) -> dict[str, Any]:
-    """The rules a "?" panel shows, from the ruleset's own data: each round's cards dealt and
-    contracts, and the penalty of a card left in hand.
+def event_cards(events: Iterable[dict]) -> list[str]:
+    """The card ids some events name, in order, once each (for the face data a log entry
+    carries: the cards of a past move need not be in the current view).
 
-    >>> info = rules_info("bga")
-    >>> info["rounds"][0], info["penalties"][0]
-    ({'round': 1, 'dealt': 6, 'contracts': [{'books': 2, 'runs': 0, 'text': '2 books'}]}, {'cards': '?', 'points': 15})
+    >>> event_cards([{"type": "laid_off", "card": "w7M", "meld": "m2"},
+    ...              {"type": "laid_down", "melds": [{"id": "m3", "cards": ["w9A", "b9A"]}]}])
+    ['w7M', 'w9A', 'b9A']
     """
-    frozen = tuple(sorted((k, str(v)) for k, v in (options or {}).items() if k != "never_buy"))
-    return _rules_info(ruleset, frozen)
-
-
-@lru_cache(maxsize=64)
-def _rules_info(ruleset: str, options: tuple[tuple[str, str], ...]) -> dict[str, Any]:
-    rules = get_ruleset(ruleset)
-    opts = dict(options)
-    rounds = [
-        {
-            "round": r,
-            "dealt": rules.deal_size(r),
-            "contracts": [
-                {"books": c.books, "runs": c.runs, "text": c.describe()}
-                for c in rules.contract_choices(r, opts)
-            ],
-        }
-        for r in range(1, rules.rounds + 1)
-    ]
-    return {
-        "name": rules.name,
-        "description": rules.description,
-        "rounds": rounds,
-        "penalties": _penalty_rows(rules.cards, rules.penalties),
-        "max_buys_per_round": rules.max_buys_per_round,
-        "penalty_cards_per_buy": rules.penalty_cards_per_buy,
-        "mayi_meld_score": rules.mayi_meld_score if rules.mayi_melds else None,
-        "lay_off_on_lay_down_turn": rules.lay_off_on_lay_down_turn,
-        "no_final_discard_rounds": sorted(rules.no_final_discard_rounds),
-    }
-
-
-def _penalty_rows(cards: Any, table: str) -> list[dict[str, Any]]:
-    """Rows of (cards, points) from the penalty table itself: the wild, then runs of ranks
-    scoring the same (or their face value, from 2 up)."""
-    points = PENALTY_TABLES[table]
-    deck = cards.full_deck(1)
-    wild_id = next(c for c in deck if c[1:] == cards.wild_faces[0])
-    rows: list[dict[str, Any]] = [
-        {"cards": face_data(wild_id)["label"], "points": points(parse_card(wild_id))}
-    ]
-    prefix, suit = deck[0][0], cards.suits[0]
-    group: list[str] = []
-    last: Any = None
-    for rank, token in enumerate(cards.rank_tokens, start=1):
-        value = points(parse_card(f"{prefix}{token}{suit}"))
-        kind = "face value" if value == rank and rank > 1 else value
-        if group and kind != last:
-            rows.append(_row(group, last))
-            group = []
-        group.append(token)
-        last = kind
-    rows.append(_row(group, last))
-    return rows
-
-
-def _row(tokens: list[str], points: Any) -> dict[str, Any]:
-    label = tokens[0] if len(tokens) == 1 else f"{tokens[0]}-{tokens[-1]}"
-    return {"cards": label, "points": points}
+    found: list[str] = []
+    for e in events:
+        for key in ("card", "wild", "discard_top"):
+            if isinstance(e.get(key), str):
+                found.append(e[key])
+        for key in ("cards", "penalty_cards"):
+            found += [c for c in e.get(key) or [] if isinstance(c, str)]
+        for hand in e.get("hands") or []:
+            found += hand
+        melds = e.get("melds") or []
+        if isinstance(e.get("meld"), dict):
+            melds = [*melds, e["meld"]]
+        for meld in melds:
+            found += meld.get("cards") or []
+    return list(dict.fromkeys(found))

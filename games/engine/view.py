@@ -10,7 +10,7 @@ from typing import Any
 
 from .cards import face_data
 from .legal import lay_off_options, lay_offs_allowed, swap_options
-from .public import round_summary, rules_info
+from .public import round_summary
 from .rulesets import get_ruleset
 from .scoring import cards_penalty
 from .state import State
@@ -129,12 +129,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         v["swaps"] = swap_options(state, seat)
     if state.get("swapped"):
         v["swapped"] = state["swapped"][:]  # wilds taken off the table this turn (public)
-    # For the page's panels: my hand's penalty, the rules, the last few discards (all of them
-    # were face up), the last round's end (public at that moment), the winners.
+    # For the page's panels: my hand's penalty, the last few discards (all of them were face
+    # up), the last round's end (public at that moment), the winners. (The rules panel's data
+    # is games.engine.summary.rules_summary, given to the page once.)
     v["hand_penalty"] = (
         None if seat is None else cards_penalty(state["hands"][seat], rules.penalties)
     )
-    v["rules"] = rules_info(rules.name, state["options"])
     v["discard_recent"] = state["discard"][-RECENT_DISCARDS:]
     v["last_round"] = round_summary(state)
     v["winners"] = [s for s, p in enumerate(state["places"]) if p == 1] if over else None
@@ -166,18 +166,13 @@ def _faces(v: dict) -> dict[str, dict]:
     return {c: face_data(c) for c in dict.fromkeys(shown)}
 
 
-def _lay_offs(state: State, seat: int) -> dict[str, list[dict]] | None:
-    """Where each card of the seat's hand may be laid off now (``{card: [{"meld", "end"}]}``),
-    or None when the seat may not lay off now. Computed only for the seat to play, with its
-    contract down: one pass over hand x melds (tens of microseconds)."""
+def _lay_offs(state: State, seat: int) -> list[dict] | None:
+    """Every lay-off the seat may make now, as actions (``{"type": "lay_off", "card", "meld",
+    "end"}``, end only for runs), or None when the seat may not lay off now. Computed only for
+    the seat to play with its contract down: one pass over hand x melds."""
     if not lay_offs_allowed(state, seat):
         return None
-    out: dict[str, list[dict]] = {}
-    for action in lay_off_options(state, seat):
-        out.setdefault(action["card"], []).append(
-            {"meld": action["meld"], "end": action.get("end", "any")}
-        )
-    return out
+    return lay_off_options(state, seat)
 
 
 def _my_answer(state: State, seat: int | None) -> str | None:

@@ -15,7 +15,8 @@ from typing import Any
 
 from django.db import connection
 
-from games.engine.public import public_events
+from games.engine.cards import face_data
+from games.engine.public import event_cards, public_events
 from games.models import Move, Table
 
 from . import rows
@@ -26,19 +27,25 @@ PAGE_LIMIT = 200
 
 
 def log_entries(moves: Iterable[Move], seat: int | None) -> list[dict[str, Any]]:
-    """Log entries of ``moves`` for ``seat`` (``None``: a spectator): never a hidden card."""
-    return [
-        {
-            "seq": m.seq,
-            "version": m.version,
-            "seat": m.seat,
-            "by_bot": m.by_bot,
-            "at": m.created.isoformat() if m.created else None,
-            "action": m.action.get("type") if isinstance(m.action, dict) else None,
-            "events": public_events(m.events or [], seat),
-        }
-        for m in moves
-    ]
+    """Log entries of ``moves`` for ``seat`` (``None``: a spectator): never a hidden card.
+    ``faces``: how to draw each card the events name (a past move's cards need not be in
+    the current view)."""
+    out = []
+    for m in moves:
+        events = public_events(m.events or [], seat)
+        out.append(
+            {
+                "seq": m.seq,
+                "version": m.version,
+                "seat": m.seat,
+                "by_bot": m.by_bot,
+                "at": m.created.isoformat() if m.created else None,
+                "action": m.action.get("type") if isinstance(m.action, dict) else None,
+                "events": events,
+                "faces": {c: face_data(c) for c in event_cards(events)},
+            }
+        )
+    return out
 
 
 class MovesRange:

@@ -11,9 +11,9 @@ from games.engine.cards import face_data
 from games.engine.public import (
     PRIVATE_KINDS,
     PUBLIC_KINDS,
+    event_cards,
     public_event,
     public_events,
-    rules_info,
 )
 from games.engine.rulesets import RULESETS
 from games.engine.scoring import cards_penalty
@@ -213,23 +213,8 @@ def test_the_view_has_the_hand_penalty_rules_recent_discards_and_winners():
     assert v["hand_penalty"] == cards_penalty(st["hands"][0]) == 7 + 7 + 7 + 9 + 15 + 10
     assert view(st, None)["hand_penalty"] is None
     assert v["discard_recent"] == ["w10I"]
-    assert v["rules"]["rounds"][1]["contracts"][0]["text"] == "1 book + 1 run"
-    assert v["rules"]["penalties"][0] == {"cards": "?", "points": 15}
     assert v["winners"] is None
     assert v["lay_offs"] is None  # not down: nothing to lay off
-
-
-def test_rules_info_follows_each_ruleset():
-    assert rules_info("rook", {"round7": "books"})["rounds"][6]["contracts"] == [
-        {"books": 4, "runs": 0, "text": "4 books"}
-    ]
-    assert rules_info("petras")["penalties"] == [
-        {"cards": "Joker", "points": 25},
-        {"cards": "A", "points": 15},
-        {"cards": "2-10", "points": "face value"},
-        {"cards": "J-K", "points": 10},
-    ]
-    assert rules_info("petras")["mayi_meld_score"] is None
 
 
 def test_a_finished_game_names_its_winners():
@@ -252,8 +237,19 @@ def test_the_view_lists_lay_off_targets_of_each_card_when_the_seat_may_lay_off()
         melds={0: "w9M w9I w9Y | w4Y w5Y w6Y w7Y"},
     )
     offs = view(st, 2)["lay_offs"]
-    assert offs["w8Y"] == [{"meld": "m2", "end": "high"}]
-    assert offs["w3Y"] == [{"meld": "m2", "end": "low"}]
-    assert offs["w9A"] == [{"meld": "m1", "end": "any"}]
-    assert {t["meld"] for t in offs["w?"]} == {"m1", "m2"}
+    assert {"type": "lay_off", "card": "w8Y", "meld": "m2", "end": "high"} in offs
+    assert {"type": "lay_off", "card": "w3Y", "meld": "m2", "end": "low"} in offs
+    assert {"type": "lay_off", "card": "w9A", "meld": "m1"} in offs
+    assert {a["meld"] for a in offs if a["card"] == "w?"} == {"m1", "m2"}
+    # Each one the engine accepts.
+    for action in offs:
+        apply(st, 2, action)
     assert view(st, 1)["lay_offs"] is None  # not seat 1's turn
+
+
+def test_event_cards_name_every_card_an_entry_draws():
+    st, _ = act(stocked(), 0, "draw", source="stock")
+    st, _ = act(st, 2, "may_i")
+    st, events = act(st, 1, "no_thanks")
+    assert set(event_cards(public_events(events, 2))) == {"w10I", "b13Y"}
+    assert set(event_cards(public_events(events, 1))) == {"w10I"}

@@ -29,8 +29,8 @@ from .queries import (
     table_read,
     table_view,
 )
-from .selectors import table_seats
 from .seen import seat_mark_seen, seat_mark_seen_by_user
+from .selectors import table_seats
 from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
 from .vacation import vacation_days_left, vacation_end, vacation_start
 

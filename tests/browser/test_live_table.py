@@ -389,3 +389,41 @@ def test_two_players_see_each_others_moves_and_the_log_agrees_with_the_moves(
         finally:
             for page in pages.values():
                 page.context.close()
+
+
+def test_a_frame_keeps_my_selection_focus_and_drag(watched: Watched) -> None:
+    page = watched.page
+    cards = page.eval_on_selector_all("#hand [data-card]", "els => els.map((e) => e.dataset.card)")
+    first, second = cards[0], cards[1]
+    # Mark the nodes: a frame must update them in place, never draw new ones.
+    page.evaluate(
+        "document.querySelectorAll('#hand [data-card]').forEach((e) => { e.__kept = true; })"
+    )
+    page.click(f"#hand [data-card='{first}']")
+    page.focus(f"#hand [data-card='{first}']")
+    moved = watched.play(1)  # another player moves: a frame arrives while my card has focus
+    page.wait_for_function(
+        f"document.getElementById('table').dataset.version === '{moved.version}'"
+    )
+    assert page.evaluate("document.activeElement.dataset.card") == first
+    box = page.locator(f"#hand [data-card='{second}']").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 30, box["y"] + 10, steps=4)
+    assert "dragging" in page.get_attribute(f"#hand [data-card='{second}']", "class")
+
+    moved = watched.play(2)  # the other players move: frames arrive mid-drag
+    page.wait_for_function(
+        f"document.getElementById('table').dataset.version === '{moved.version}'"
+    )
+    assert page.evaluate(
+        "Array.from(document.querySelectorAll('#hand [data-card]')).filter((e) => e.__kept).length"
+    ) == len(cards)
+    assert page.get_attribute(f"#hand [data-card='{first}']", "aria-pressed") == "true"
+    assert "dragging" in page.get_attribute(f"#hand [data-card='{second}']", "class")
+    # The drag ends where it was going: the card moves in my order.
+    last = page.locator(f"#hand [data-card='{cards[-1]}']").bounding_box()
+    page.mouse.move(last["x"] + last["width"] - 2, last["y"] + last["height"] / 2, steps=6)
+    page.mouse.up()
+    order = page.eval_on_selector_all("#hand [data-card]", "els => els.map((e) => e.dataset.card)")
+    assert order.index(second) > order.index(cards[-1]) or order[-1] == second

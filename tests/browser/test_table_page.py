@@ -94,6 +94,8 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         hand_box = page.locator("#hand").bounding_box()
         assert hand_box["y"] + hand_box["height"] <= SIZES[size][1]
         no_sideways_scroll(page)
+        # The tab says it is my move.
+        assert page.title().startswith("● Your turn")
         shoot(page, "offer")
 
         v = _version(page)
@@ -103,6 +105,10 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         assert set(_hand(page)) >= {"w9Y", "w7I"}
         page.wait_for_selector("#stock.glow")
         assert page.inner_text("#turn-text").startswith("Draw from the stock")
+        # Screen readers hear it (a polite live region).
+        page.wait_for_function(
+            "document.getElementById('announcer').textContent.includes('Your turn')"
+        )
         page.click("#stock")
         v = _moved(page, v)
         assert "last-drawn" in page.get_attribute(_card("3A"), "class")
@@ -323,5 +329,73 @@ def test_the_end_of_the_game_and_no_serious_accessibility_violation(
         shoot(page, "game-end")
         _accessible(page)
         assert Table.objects.get(pk=table_id).state["game_over"] is True
+    finally:
+        page.context.close()
+
+
+def _start_with_bob(alice: Any, bob: Any) -> tuple[int, dict[int, Any]]:
+    from django.db import connection
+
+    from games import services
+    from games.models import Seat
+
+    try:
+        table = services.table_create(host=alice, seats=3)
+        services.table_join(user=bob, table_id=table.pk)
+        services.table_fill_with_bots(user=alice, table_id=table.pk)
+        services.table_start(user=alice, table_id=table.pk, seed="browser-since")
+        users = {
+            s.position: s.user
+            for s in Seat.objects.filter(table=table, is_bot=False).select_related("user")
+        }
+        return table.pk, users
+    finally:
+        connection.close()
+
+
+def _others_move(table_id: int, users: dict[int, Any], me: Any, count: int) -> int:
+    """Moves by the human seats (bot policy), until ``count`` of them were not ``me``'s."""
+    from django.db import connection
+
+    from games import engine, services
+    from games.engine.bots import choose_action
+
+    try:
+        theirs = 0
+        while theirs < count:
+            table = Table.objects.get(pk=table_id)
+            seat = next(s for s in engine.seats_to_act(table.state) if s in users)
+            services.table_submit_action(
+                table_id=table_id,
+                user=users[seat],
+                action=choose_action(table.state, seat),
+                expect_version=table.version,
+            )
+            theirs += users[seat] != me
+        return Table.objects.get(pk=table_id).version
+    finally:
+        connection.close()
+
+
+def test_since_you_last_looked(live_server, browser, alice, bob, pool):
+    table_id, users = pool.submit(_start_with_bob, alice, bob).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    if not page.evaluate(
+        "'log' in JSON.parse(document.getElementById('table-payload').textContent)"
+    ):
+        page.context.close()
+        pytest.skip("the server sends no deltalog yet (h11srv)")
+    assert page.locator("#since").count() == 0  # nothing happened since the start
+    page.context.close()
+
+    pool.submit(_others_move, table_id, users, alice, 3).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    try:
+        page.wait_for_selector("#since")
+        text = page.inner_text("#since")
+        assert "Since you last looked" in text and "bob" in text
+        shoot(page, "since")
+        page.click("#since button")
+        assert page.locator("#since").count() == 0
     finally:
         page.context.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import face_data
-from .legal import lay_off_options, lay_offs_allowed, swap_options
+from .legal import can_answer, lay_off_options, lay_offs_allowed, swap_options
 from .public import round_summary
 from .rulesets import get_ruleset
 from .scoring import cards_penalty
@@ -106,6 +106,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if held and seat == state["active"] and held["type"] == "discard"
         else None,
         "my_answer": _my_answer(state, seat),
+        # May this seat say "May I?" / "no thanks" now (to the open window, or early)?
+        "may_answer": seat is not None and can_answer(state, seat),
         "round_scores": [r[:] for r in state["scores"]],
         # MAYI melds score at once [RULES 3]: the running totals include this round's.
         "round_mayi_scores": [c * rules.mayi_meld_score for c in state["mayi_count"]],

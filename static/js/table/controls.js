@@ -17,6 +17,7 @@ export function canAnswer(s) {
   const { meta, view } = s;
   const mine = meta.my_seat;
   if (mine === null || view.game_over || view.hand === null || view.my_answer !== null && view.my_answer !== undefined) return false;
+  if (typeof view.may_answer === "boolean") return view.may_answer; // the engine's word
   const w = view.buy_window;
   return w ? w.waiting.includes(mine) : view.active_seat !== mine && Boolean(view.discard_top) && view.phase === "draw";
 }

@@ -71,6 +71,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         return render(request, "games/error.html", {"message": exc.message}, status=exc.status)
     payload = services.table_payload(table, seats, request.user)
+    # Opening the page is looking at the table: "since you last looked" counts from here
+    # (the payload above carries the version seen before, meta.last_seen_version).
+    services.seat_mark_seen(seats=seats, user=request.user, version=table.version)
     # The game itself is drawn by static/js/table.js from this payload (the same JSON as
     # GET /api/tables/<id>), then from the frames of the table's websocket.
     return render(

@@ -27,6 +27,8 @@ from games.api_messages import validation_message
 from games.api_schemas import (
     ActionIn,
     BuyOrderIn,
+    CheckIn,
+    CheckOut,
     ErrorOut,
     InviteIn,
     LogPageOut,
@@ -286,6 +288,34 @@ def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> Htt
     # Its log: the moves this commit wrote (the action's, the bots' and standing orders').
     payload = services.table_payload(table, seats, request.auth, moves=table.committed_moves)  # type: ignore[attr-defined]
     return JsonResponse(payload)
+
+
+@api.post(
+    "/tables/{int:table_id}/rematch",
+    response={200: TableOut, 409: ErrorOut, **ERRORS},
+    tags=["tables"],
+)
+def rematch(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """ "Play again" with the same players: the new table (made once; asking again, or
+    another player asking, answers the same table)."""
+    table = services.table_rematch(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+    return _payload(request, table)
+
+
+@api.post(
+    "/tables/{int:table_id}/check",
+    response={200: CheckOut, 409: ErrorOut, **ERRORS},
+    tags=["play"],
+)
+def check_selection(request: HttpRequest, table_id: int, payload: CheckIn) -> dict[str, Any]:
+    """What my selected and staged cards make against the round's contract (the page's
+    meter), and, for one selected card, where it may be laid off now. Reads only."""
+    return services.table_check_selection(
+        table_id=table_id,
+        user=request.auth,  # type: ignore[attr-defined]
+        cards=payload.cards,
+        melds=payload.melds,
+    )
 
 
 @api.post(

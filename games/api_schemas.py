@@ -278,3 +278,39 @@ class StaleOut(Schema):
     table: TableMetaOut
     view: dict[str, Any] | None
     log: list[LogEntryOut] = Field(default_factory=list, description=LOG_DESCRIPTION)
+
+
+class CheckIn(Strict):
+    cards: list[CardId] = Field(default_factory=list, max_length=40)
+    melds: list[list[CardId]] = Field(default_factory=list, max_length=12)
+
+
+class ContractOut(Schema):
+    books: int
+    runs: int
+
+
+class ContractChoiceOut(Schema):
+    books: int
+    runs: int
+    text: str
+
+
+class CheckOut(Schema):
+    needs: ContractOut = Field(
+        description="the round's contract (the one this selection is nearest)"
+    )
+    choices: list[ContractChoiceOut] = Field(description="every contract the round accepts")
+    makes: ContractOut = Field(description="books and runs the staged and selected cards make")
+    melds: list[list[str]] = Field(description="those melds: staged groups, then the solver's")
+    kinds: list[str] = Field(description='"book" or "run", one per meld')
+    invalid: list[list[str]] = Field(description="staged groups that are neither")
+    leftover: list[str] = Field(description="selected cards in no meld")
+    complete: bool = Field(description="exactly a contract, every card used")
+    down: bool = Field(description="this seat's contract is already down")
+    can_lay_down: bool = Field(description="the engine takes melds as a lay-down now")
+    reason: str | None = Field(description="why not, when complete but refused now")
+    lay_offs: list[dict[str, Any]] | None = Field(
+        description='one selected card: the lay-off actions the engine takes now ({"type": "lay_off", "card", "meld", "end"})'
+    )
+    message: str = Field(description="all that in a player's words, with faces")

@@ -3,6 +3,7 @@
 Keyword-only arguments; each runs its own transaction and takes the table's row lock.
 """
 
+from .check import table_check_selection
 from .errors import (
     BadOptions,
     Busy,
@@ -29,6 +30,7 @@ from .queries import (
     table_read,
     table_view,
 )
+from .rematch import table_rematch
 from .seen import seat_mark_seen, seat_mark_seen_by_user
 from .selectors import table_seats
 from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
@@ -52,6 +54,7 @@ __all__ = [
     "seat_mark_seen_by_user",
     "seat_of",
     "seat_set_buy_order",
+    "table_check_selection",
     "table_close_buy_window",
     "table_create",
     "table_fill_with_bots",
@@ -66,6 +69,7 @@ __all__ = [
     "table_check_access",
     "table_payload",
     "table_read",
+    "table_rematch",
     "table_start",
     "table_submit_action",
     "table_timeout_turn",

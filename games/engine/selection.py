@@ -97,11 +97,11 @@ def check_selection(state: State, seat: int, cards: Any, melds: Any = None) -> d
     choices = rules.contract_choices(round_no, state["options"])
     staged: list[tuple[str | None, list[str]]] = []
     for g in groups:
-        found = classify(g) if g else None
-        staged.append((found[0] if found else None, g))
+        classified = classify(g) if g else None
+        staged.append((classified[0] if classified else None, g))
     staged_ids = {c for _, g in staged for c in g}
     free = [c for c in selected if c not in staged_ids]
-    valid = [(k, g) for k, g in staged if k is not None]
+    valid: list[tuple[str, list[str]]] = [(k, g) for k, g in staged if k is not None]
     sb = sum(1 for k, _ in valid if k == "book")
     sr = len(valid) - sb
 

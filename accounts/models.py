@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -22,8 +24,19 @@ class ApiToken(models.Model):
         return f"{self.user} {self.prefix}…"
 
 
+class ProfileManager(models.Manager["Profile"]):
+    def for_user(self, user: Any, *, lock: bool = False) -> Profile:
+        """The user's profile, made here on first use (the one place a profile is made: a user
+        without one has the defaults). ``lock``: row-locked to the end of the transaction."""
+        profile, _ = self.get_or_create(user=user)
+        if lock:
+            return self.select_for_update().get(pk=profile.pk)
+        return profile
+
+
 class Profile(models.Model):
-    """Preferences for reminders, and vacation (clocks paused); made on first use."""
+    """Preferences for reminders, and vacation (clocks paused); made on first use, by
+    ``Profile.objects.for_user``. Readers that find none use the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -43,6 +56,8 @@ class Profile(models.Model):
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     # The statistics page (/players/<username>/) is shown to this user only (stats app).
     stats_hidden = models.BooleanField("hide my statistics from other players", default=False)
+
+    objects = ProfileManager()
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

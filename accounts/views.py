@@ -68,7 +68,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         mayi_melds=Sum("mayi_melds"),
     )
     token = ApiToken.objects.filter(user=user).first()
-    profile, _ = Profile.objects.get_or_create(user=user)
+    profile = Profile.objects.for_user(user)
     now = timezone.now()
     return render(
         request,
@@ -101,7 +101,7 @@ def token_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def reminders_save(request: HttpRequest) -> HttpResponse:
-    profile, _ = Profile.objects.get_or_create(user=request.user)
+    profile = Profile.objects.for_user(request.user)
     form = ReminderForm(request.POST, instance=profile)
     if form.is_valid():
         form.save()

@@ -156,7 +156,8 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 
 def _payload(request: HttpRequest, table: Any) -> dict[str, Any]:
-    return services.table_payload(table, services.table_seats(table), request.auth)  # type: ignore[attr-defined]
+    table, seats = services.table_read(table_id=table.pk)
+    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
 
 
 ERRORS: dict[int, Any] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 503: ErrorOut}
@@ -167,7 +168,7 @@ def list_tables(request: HttpRequest) -> dict[str, Any]:
     """Open public tables, and every table the caller sits at."""
     user = request.auth  # type: ignore[attr-defined]
     tables = services.table_list_for_user(user=user)
-    return {"tables": [services.table_meta(t, list(t.seats.all()), user) for t in tables]}
+    return {"tables": [services.table_meta(t, services.seats_of(t), user) for t in tables]}
 
 
 @api.post("/tables", response={201: TableOut, **ERRORS}, tags=["tables"])
@@ -346,7 +347,7 @@ def _vacation(profile: Any) -> dict[str, Any]:
 
 @api.get("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
 def get_vacation(request: HttpRequest) -> dict[str, Any]:
-    profile, _ = Profile.objects.get_or_create(user=request.auth)  # type: ignore[attr-defined]
+    profile = Profile.objects.for_user(request.auth)  # type: ignore[attr-defined]
     return _vacation(profile)
 
 

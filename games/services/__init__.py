@@ -24,6 +24,7 @@ from .queries import (
     table_check_access,
     table_get_for_user,
     table_list_for_user,
+    table_list_open,
     table_log_page,
     table_meta,
     table_payload,
@@ -32,7 +33,7 @@ from .queries import (
 )
 from .rematch import table_rematch
 from .seen import seat_mark_seen, seat_mark_seen_by_user
-from .selectors import table_seats
+from .selectors import seats_of
 from .tables import table_create, table_fill_with_bots, table_join, table_leave, table_start
 from .vacation import vacation_days_left, vacation_end, vacation_start
 
@@ -53,6 +54,7 @@ __all__ = [
     "seat_mark_seen",
     "seat_mark_seen_by_user",
     "seat_of",
+    "seats_of",
     "seat_set_buy_order",
     "table_check_selection",
     "table_close_buy_window",
@@ -63,8 +65,8 @@ __all__ = [
     "table_leave",
     "table_list_for_user",
     "moves_since",
+    "table_list_open",
     "table_log_page",
-    "table_seats",
     "table_meta",
     "table_check_access",
     "table_payload",

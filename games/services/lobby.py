@@ -11,7 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from games import engine
 from games.models import Table
 
-from .queries import seat_of, table_list_for_user, table_meta
+from .queries import seat_of, table_list_for_user, table_list_open, table_meta
+from .selectors import seats_of
 
 YOUR_TURN = "your_turn"
 MAY_I_OPEN = "may_i"
@@ -60,16 +61,11 @@ def lobby_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Lobby:
     if user.is_authenticated:
         tables = list(table_list_for_user(user=user))
     else:
-        tables = list(
-            Table.objects.filter(status=Table.Status.OPEN, public=True)
-            .select_related("host")
-            .prefetch_related("seats__user")
-            .order_by("-created")[:50]
-        )
+        tables = list(table_list_open(limit=50))
     mine: list[LobbyEntry] = []
     open_tables: list[LobbyEntry] = []
     for table in tables:
-        seats = list(table.seats.all())
+        seats = seats_of(table)
         meta = table_meta(table, seats, user)
         seat = seat_of(seats, user)
         entry = LobbyEntry(

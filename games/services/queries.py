@@ -15,7 +15,7 @@ from games.models import Move, Seat, Table
 from .clocks import clock_meta
 from .errors import NotSeated
 from .log import log_page, table_log
-from .selectors import read_table_with_seats
+from .selectors import read_table_with_seats, with_seats
 
 LOBBY_LIMIT = 100
 
@@ -49,15 +49,16 @@ def table_check_access(
 def table_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Table]:
     """Open public tables, and every table the user sits at (newest first)."""
     mine = Seat.objects.filter(user=user).values("table_id")
-    return (
-        Table.objects.filter(
-            Q(status=Table.Status.OPEN, public=True) | Q(pk__in=mine),
-        )
-        .exclude(status=Table.Status.ABORTED)
-        .select_related("host")
-        .prefetch_related("seats__user")
-        .order_by("-created")[:LOBBY_LIMIT]
-    )
+    tables = Table.objects.filter(Q(status=Table.Status.OPEN, public=True) | Q(pk__in=mine))
+    return with_seats(tables.exclude(status=Table.Status.ABORTED).order_by("-created"))[
+        :LOBBY_LIMIT
+    ]
+
+
+def table_list_open(*, limit: int = LOBBY_LIMIT) -> QuerySet[Table]:
+    """Open public tables (newest first), for visitors who are not signed in."""
+    tables = Table.objects.filter(status=Table.Status.OPEN, public=True).order_by("-created")
+    return with_seats(tables)[:limit]
 
 
 def seat_of(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> Seat | None:

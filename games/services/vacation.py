@@ -34,8 +34,7 @@ def vacation_days_left(profile: Profile, now: datetime) -> int:
 
 
 def _profile_locked(user: AbstractBaseUser) -> Profile:
-    Profile.objects.get_or_create(user=user)
-    return Profile.objects.select_for_update().get(user=user)
+    return Profile.objects.for_user(user, lock=True)
 
 
 def _charge(profile: Profile, days: int, now: datetime) -> None:

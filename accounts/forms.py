@@ -26,7 +26,8 @@ class ReminderForm(forms.ModelForm):
         return zone
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
             raise forms.ValidationError("Give both ends of the quiet hours, or neither.")
         return data

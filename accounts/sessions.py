@@ -9,14 +9,12 @@ from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.crypto import constant_time_compare
 
 
-def session_user(
-    session_key: str | None, known: dict[Any, AbstractBaseUser] | None = None
-) -> AbstractBaseUser | None:
+def session_user(session_key: str | None, known: dict[Any, User] | None = None) -> User | None:
     """The signed-in user of a session, read afresh (None when logged out, expired or stale).
 
     The checks of Django's ``auth.get_user``: the session exists and has not expired, its
@@ -36,14 +34,16 @@ def session_user(
     if backend_path not in settings.AUTHENTICATION_BACKENDS:
         return None
     backend = auth.load_backend(backend_path)
-    user = (known or {}).get(user_id) if isinstance(backend, ModelBackend) else None
-    if user is not None:
-        if not backend.user_can_authenticate(user):
+    found = (known or {}).get(user_id) if isinstance(backend, ModelBackend) else None
+    if found is not None:
+        if not (isinstance(backend, ModelBackend) and backend.user_can_authenticate(found)):
             return None
+        user: User = found
     else:
-        user = backend.get_user(user_id)
-        if user is None:
+        loaded = backend.get_user(user_id)
+        if not isinstance(loaded, User):
             return None
+        user = loaded
     session_hash = store.get(auth.HASH_SESSION_KEY)
     if not session_hash:
         return None

@@ -7,8 +7,9 @@ import hashlib
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.db.models import Field, Model
 
 from .models import ApiToken
 
@@ -19,7 +20,7 @@ def _hash(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def token_issue(*, user: AbstractBaseUser) -> str:
+def token_issue(*, user: User) -> str:
     """Give ``user`` a new token, revoking any previous one; returns the plain token."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
@@ -30,19 +31,24 @@ def token_issue(*, user: AbstractBaseUser) -> str:
 
 @functools.cache
 def _user_by_token_sql() -> str:
-    User = get_user_model()
+    users = get_user_model()
     quote = connection.ops.quote_name
-    user_pk = quote(User._meta.pk.column)
+
+    def col(model: type[Model], name: str) -> str:
+        field = model._meta.get_field(name)
+        assert isinstance(field, Field) and field.column
+        return quote(field.column)
+
     return (
-        f"SELECT u.* FROM {quote(User._meta.db_table)} u "
+        f"SELECT u.* FROM {quote(users._meta.db_table)} u "
         f"JOIN {quote(ApiToken._meta.db_table)} t "
-        f"ON t.{quote(ApiToken._meta.get_field('user').column)} = u.{user_pk} "
-        f"WHERE t.{quote(ApiToken._meta.get_field('key_hash').column)} = %s "
-        f"AND u.{quote(User._meta.get_field('is_active').column)}"
+        f"ON t.{col(ApiToken, 'user')} = u.{col(users, 'id')} "
+        f"WHERE t.{col(ApiToken, 'key_hash')} = %s "
+        f"AND u.{col(users, 'is_active')}"
     )
 
 
-def token_user(raw: str) -> AbstractBaseUser | None:
+def token_user(raw: str) -> User | None:
     """The active user a plain token belongs to, or None (one query).
 
     Every API request of a bot or script runs this. A raw query, because compiling the
@@ -51,5 +57,4 @@ def token_user(raw: str) -> AbstractBaseUser | None:
     metadata, and PostgreSQL keeps it prepared."""
     if not raw or not raw.startswith(TOKEN_PREFIX) or len(raw) > 200:
         return None
-    User = get_user_model()
     return next(iter(User.objects.raw(_user_by_token_sql(), [_hash(raw)])), None)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.forms import ReminderForm, VacationForm
 from accounts.models import ApiToken, Profile
+from accounts.requests import SignedInRequest
 from accounts.tokens import token_issue
 from games import services
 from games.models import RoundResult, Seat, Table
@@ -52,7 +53,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: SignedInRequest) -> HttpResponse:
     user = request.user
     seats = (
         Seat.objects.filter(user=user)
@@ -92,7 +93,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_new(request: HttpRequest) -> HttpResponse:
+def token_new(request: SignedInRequest) -> HttpResponse:
     # Shown once on the next page view, then only its prefix: the database keeps a hash.
     request.session["new_api_token"] = token_issue(user=request.user)
     return redirect("profile")
@@ -100,7 +101,7 @@ def token_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def reminders_save(request: HttpRequest) -> HttpResponse:
+def reminders_save(request: SignedInRequest) -> HttpResponse:
     profile = Profile.objects.for_user(request.user)
     form = ReminderForm(request.POST, instance=profile)
     if form.is_valid():
@@ -108,13 +109,13 @@ def reminders_save(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Reminder settings saved.")
     else:
         for error in form.errors.values():
-            messages.error(request, " ".join(error))
+            messages.error(request, " ".join(str(e) for e in error))
     return redirect("profile")
 
 
 @login_required
 @require_POST
-def vacation_start(request: HttpRequest) -> HttpResponse:
+def vacation_start(request: SignedInRequest) -> HttpResponse:
     form = VacationForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Enter a number of days.")
@@ -130,7 +131,7 @@ def vacation_start(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def vacation_end(request: HttpRequest) -> HttpResponse:
+def vacation_end(request: SignedInRequest) -> HttpResponse:
     services.vacation_end(user=request.user)
     messages.success(request, "Welcome back: your clocks run again.")
     return redirect("profile")

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
 from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field, StrictStr
 
+from accounts.requests import ApiRequest
 from games import services as games
 from games.api_schemas import ErrorOut
 
@@ -59,9 +59,9 @@ class RateLimited(games.ServiceError):
 
 
 @router.get("/tables/{int:table_id}/chat", response={200: ChatPageOut, **ERRORS})
-def chat_page(request: HttpRequest, table_id: int, before: int | None = None) -> dict[str, Any]:
+def chat_page(request: ApiRequest, table_id: int, before: int | None = None) -> dict[str, Any]:
     """The newest messages I may see at this table (oldest first), older ones with ``before``."""
-    user = request.auth  # type: ignore[attr-defined]
+    user = request.auth
     messages, more = services.chat_page(table_id=table_id, user=user, before=before)
     return {
         "messages": [services.chat_json(m, user) for m in messages],
@@ -74,10 +74,10 @@ def chat_page(request: HttpRequest, table_id: int, before: int | None = None) ->
     "/tables/{int:table_id}/chat",
     response={201: ChatMessageOut, 409: ErrorOut, 429: ErrorOut, **ERRORS},
 )
-def chat_post(request: HttpRequest, table_id: int, payload: ChatIn) -> Status:
+def chat_post(request: ApiRequest, table_id: int, payload: ChatIn) -> Status:
     """Say something at the table: players to players, spectators of a public table to
     spectators. Plain text (no HTML), at most 500 characters, or a canned ``reaction``."""
-    user = request.auth  # type: ignore[attr-defined]
+    user = request.auth
     if is_ratelimited(
         request,
         group="chat-post",

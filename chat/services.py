@@ -11,7 +11,7 @@ import logging
 import unicodedata
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import DatabaseError, transaction
 
 from accounts.sessions import session_user
@@ -58,9 +58,7 @@ class MessageNotFound(games.ServiceError):
     code = "message_not_found"
 
 
-def chat_audiences(
-    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
-) -> tuple[str, ...]:
+def chat_audiences(table: Table, seats: list[Seat], user: User | AnonymousUser) -> tuple[str, ...]:
     """The audiences whose messages ``user`` sees at this table, the one they write to first.
 
     Raises NotSeated when they may not follow the table at all (a private table, not seated).
@@ -84,7 +82,7 @@ def clean_text(text: str) -> str:
 def chat_post(
     *,
     table_id: int,
-    user: AbstractBaseUser,
+    user: User,
     text: str | None = None,
     reaction: str | None = None,
 ) -> ChatMessage:
@@ -133,7 +131,7 @@ def chat_notice(*, table: Table, text: str) -> ChatMessage:
     return message
 
 
-def chat_hide(*, message_id: int, moderator: AbstractBaseUser, reason: str) -> ChatMessage:
+def chat_hide(*, message_id: int, moderator: User, reason: str) -> ChatMessage:
     """A moderator hides a message: kept for the record, shown to nobody at the table, and
     taken off the pages that show it now."""
     with transaction.atomic():
@@ -158,7 +156,7 @@ def chat_hide(*, message_id: int, moderator: AbstractBaseUser, reason: str) -> C
 
 
 def chat_page(
-    *, table_id: int, user: AbstractBaseUser, before: int | None = None, limit: int = PAGE_SIZE
+    *, table_id: int, user: User, before: int | None = None, limit: int = PAGE_SIZE
 ) -> tuple[list[ChatMessage], bool]:
     """The newest ``limit`` messages ``user`` may see (older than id ``before``), oldest
     first, and whether there are older ones."""
@@ -172,7 +170,7 @@ def chat_page(
     return page[:limit][::-1], more
 
 
-def chat_json(message: ChatMessage, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+def chat_json(message: ChatMessage, user: User | AnonymousUser) -> dict[str, Any]:
     """A message as the API and the socket send it (a hidden one only says so)."""
     if message.hidden:
         return {"id": message.pk, "hidden": True}
@@ -189,7 +187,7 @@ def chat_json(message: ChatMessage, user: AbstractBaseUser | AnonymousUser) -> d
     }
 
 
-def chat_frame(message_id: int, user: AbstractBaseUser) -> dict[str, Any] | None:
+def chat_frame(message_id: int, user: User) -> dict[str, Any] | None:
     """The socket frame of a new (or newly hidden) message for ``user``, or None when they
     may not see it: a spectators' message never reaches a player."""
     message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()

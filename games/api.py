@@ -20,6 +20,7 @@ from ninja.security import HttpBearer, SessionAuth
 from ninja.utils import check_csrf
 
 from accounts.models import Profile
+from accounts.requests import ApiRequest
 from accounts.tokens import token_user
 from chat.api import router as chat_router
 from games import services
@@ -41,7 +42,7 @@ from games.api_schemas import (
     VacationOut,
 )
 from games.engine import IllegalMove
-from games.models import BenchWrite
+from games.models import BenchWrite, Table
 from moderation.api import router as moderation_router
 from stats.api import router as stats_router
 
@@ -117,8 +118,8 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
 
 
 @api.exception_handler(services.StaleVersion)
-def _stale(request: HttpRequest, exc: services.StaleVersion) -> HttpResponse:
-    payload = services.table_payload(exc.table, exc.seats, request.auth, since=exc.since)  # type: ignore[attr-defined]
+def _stale(request: ApiRequest, exc: services.StaleVersion) -> HttpResponse:
+    payload = services.table_payload(exc.table, exc.seats, request.auth, since=exc.since)
     return error(exc.status, exc.code, exc.message, **payload)
 
 
@@ -155,26 +156,26 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return error(404, "not_found", "no such resource")
 
 
-def _payload(request: HttpRequest, table: Any) -> dict[str, Any]:
+def _payload(request: ApiRequest, table: Table) -> dict[str, Any]:
     table, seats = services.table_read(table_id=table.pk)
-    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
+    return services.table_payload(table, seats, request.auth)
 
 
 ERRORS: dict[int, Any] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 503: ErrorOut}
 
 
 @api.get("/tables", response={200: TableListOut, 401: ErrorOut}, tags=["tables"])
-def list_tables(request: HttpRequest) -> dict[str, Any]:
+def list_tables(request: ApiRequest) -> dict[str, Any]:
     """Open public tables, and every table the caller sits at."""
-    user = request.auth  # type: ignore[attr-defined]
+    user = request.auth
     tables = services.table_list_for_user(user=user)
     return {"tables": [services.table_meta(t, services.seats_of(t), user) for t in tables]}
 
 
 @api.post("/tables", response={201: TableOut, **ERRORS}, tags=["tables"])
-def create_table(request: HttpRequest, payload: TableCreateIn) -> Status:
+def create_table(request: ApiRequest, payload: TableCreateIn) -> Status:
     table = services.table_create(
-        host=request.auth,  # type: ignore[attr-defined]
+        host=request.auth,
         ruleset=payload.ruleset,
         seats=payload.seats,
         turn_seconds=payload.turn_seconds,
@@ -189,11 +190,11 @@ def create_table(request: HttpRequest, payload: TableCreateIn) -> Status:
 
 
 @api.post("/tables/play-now", response={201: TableOut, **ERRORS}, tags=["tables"])
-def play_now(request: HttpRequest, payload: PlayNowIn | None = None) -> Status:
+def play_now(request: ApiRequest, payload: PlayNowIn | None = None) -> Status:
     """A started table against bots in one call (the body may be left out)."""
     options = payload or PlayNowIn()
     table = services.table_play_now(
-        user=request.auth,  # type: ignore[attr-defined]
+        user=request.auth,
         ruleset=options.ruleset,
         seats=options.seats,
     )
@@ -201,17 +202,17 @@ def play_now(request: HttpRequest, payload: PlayNowIn | None = None) -> Status:
 
 
 @api.post("/tables/join", response={200: TableOut, 409: ErrorOut, **ERRORS}, tags=["tables"])
-def join_by_invite(request: HttpRequest, payload: InviteIn) -> dict[str, Any]:
+def join_by_invite(request: ApiRequest, payload: InviteIn) -> dict[str, Any]:
     """Join a table (public or private) with its invite code."""
-    table = services.table_join(user=request.auth, invite_code=payload.invite_code)  # type: ignore[attr-defined]
+    table = services.table_join(user=request.auth, invite_code=payload.invite_code)
     return _payload(request, table)
 
 
 @api.get("/tables/{int:table_id}", response={200: TableOut, **ERRORS}, tags=["tables"])
-def get_table(request: HttpRequest, table_id: int, since: int | None = None) -> dict[str, Any]:
+def get_table(request: ApiRequest, table_id: int, since: int | None = None) -> dict[str, Any]:
     """The table, the caller's view of the game (a spectator's view for a public table) and
     the log of the moves after version ``since`` (without it: the last 200 moves)."""
-    user = request.auth  # type: ignore[attr-defined]
+    user = request.auth
     table, seats = services.table_get_for_user(table_id=table_id, user=user)
     payload = services.table_payload(table, seats, user, since=since)
     services.seat_mark_seen(seats=seats, user=user, version=table.version)
@@ -220,11 +221,11 @@ def get_table(request: HttpRequest, table_id: int, since: int | None = None) -> 
 
 @api.get("/tables/{int:table_id}/log", response={200: LogPageOut, **ERRORS}, tags=["play"])
 def get_table_log(
-    request: HttpRequest, table_id: int, before: int | None = None, limit: int = 100
+    request: ApiRequest, table_id: int, before: int | None = None, limit: int = 100
 ) -> dict[str, Any]:
     """Older moves of the log: up to ``limit`` (at most 200) moves before seq ``before``
     (without it: the newest), oldest first, each as the caller's seat may see it."""
-    user = request.auth  # type: ignore[attr-defined]
+    user = request.auth
     table, seats = services.table_get_for_user(table_id=table_id, user=user)
     return services.table_log_page(table=table, seats=seats, user=user, before=before, limit=limit)
 
@@ -234,8 +235,8 @@ def get_table_log(
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
 )
-def join_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
-    table = services.table_join(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+def join_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
+    table = services.table_join(user=request.auth, table_id=table_id)
     return _payload(request, table)
 
 
@@ -244,8 +245,8 @@ def join_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
 )
-def leave_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
-    table = services.table_leave(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+def leave_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
+    table = services.table_leave(user=request.auth, table_id=table_id)
     return _payload(request, table)
 
 
@@ -254,9 +255,9 @@ def leave_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
 )
-def fill_with_bots(request: HttpRequest, table_id: int) -> dict[str, Any]:
+def fill_with_bots(request: ApiRequest, table_id: int) -> dict[str, Any]:
     """The host fills every empty seat with a bot."""
-    table = services.table_fill_with_bots(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+    table = services.table_fill_with_bots(user=request.auth, table_id=table_id)
     return _payload(request, table)
 
 
@@ -265,8 +266,8 @@ def fill_with_bots(request: HttpRequest, table_id: int) -> dict[str, Any]:
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
 )
-def start_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
-    table = services.table_start(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+def start_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
+    table = services.table_start(user=request.auth, table_id=table_id)
     return _payload(request, table)
 
 
@@ -275,19 +276,19 @@ def start_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
     response={200: TableOut, 409: StaleOut, **ERRORS},
     tags=["play"],
 )
-def submit_action(request: HttpRequest, table_id: int, payload: ActionIn) -> HttpResponse:
+def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> HttpResponse:
     """Play one action at ``expect_version``; 200 with the new view, 409 with the fresh one."""
     action = payload.model_dump(exclude={"expect_version"}, exclude_none=True)
     table, seats = services.table_submit_action(
         table_id=table_id,
-        user=request.auth,  # type: ignore[attr-defined]
+        user=request.auth,
         action=action,
         expect_version=payload.expect_version,
     )
     # The hot path: the payload is built by our own code in TableOut's shape (the tests check
     # it), so it skips ninja's response validation.
     # Its log: the moves this commit wrote (the action's, the bots' and standing orders').
-    payload = services.table_payload(table, seats, request.auth, moves=table.committed_moves)  # type: ignore[attr-defined]
+    payload = services.table_payload(table, seats, request.auth, moves=table.committed_moves)
     return JsonResponse(payload)
 
 
@@ -324,15 +325,15 @@ def check_selection(request: HttpRequest, table_id: int, payload: CheckIn) -> di
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["play"],
 )
-def set_buy_order(request: HttpRequest, table_id: int, payload: BuyOrderIn) -> dict[str, Any]:
+def set_buy_order(request: ApiRequest, table_id: int, payload: BuyOrderIn) -> dict[str, Any]:
     """My standing order for "May I?" windows at this table; it answers at once when it can."""
     table, seats = services.seat_set_buy_order(
         table_id=table_id,
-        user=request.auth,  # type: ignore[attr-defined]
+        user=request.auth,
         order=payload.order,
         limit=payload.limit,
     )
-    return services.table_payload(table, seats, request.auth)  # type: ignore[attr-defined]
+    return services.table_payload(table, seats, request.auth)
 
 
 def _vacation(profile: Any) -> dict[str, Any]:
@@ -346,29 +347,29 @@ def _vacation(profile: Any) -> dict[str, Any]:
 
 
 @api.get("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
-def get_vacation(request: HttpRequest) -> dict[str, Any]:
-    profile = Profile.objects.for_user(request.auth)  # type: ignore[attr-defined]
+def get_vacation(request: ApiRequest) -> dict[str, Any]:
+    profile = Profile.objects.for_user(request.auth)
     return _vacation(profile)
 
 
 @api.post("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
-def start_vacation(request: HttpRequest, payload: VacationIn) -> dict[str, Any]:
+def start_vacation(request: ApiRequest, payload: VacationIn) -> dict[str, Any]:
     """Spend days to pause my turn clocks at every table (from now, or after the current one)."""
-    return _vacation(services.vacation_start(user=request.auth, days=payload.days))  # type: ignore[attr-defined]
+    return _vacation(services.vacation_start(user=request.auth, days=payload.days))
 
 
 @api.post("/vacation/end", response={200: VacationOut, **ERRORS}, tags=["clocks"])
-def end_vacation(request: HttpRequest) -> dict[str, Any]:
+def end_vacation(request: ApiRequest) -> dict[str, Any]:
     """Come back early: my clocks run again; whole days not begun are given back."""
-    return _vacation(services.vacation_end(user=request.auth))  # type: ignore[attr-defined]
+    return _vacation(services.vacation_end(user=request.auth))
 
 
 @api.post("/bench/write", include_in_schema=False)
-def bench_write(request: HttpRequest) -> dict[str, Any]:
+def bench_write(request: ApiRequest) -> dict[str, Any]:
     """The floor of the stack for bench/api_moves.py: same auth and server, one row written."""
     if not settings.MAYI_BENCH_ENDPOINTS:
         raise Http404
-    row = BenchWrite.objects.create(note=str(request.auth)[:40])  # type: ignore[attr-defined]
+    row = BenchWrite.objects.create(note=str(request.auth)[:40])
     return {"id": row.pk}
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from games.engine.rulesets import RULESETS
@@ -86,12 +88,12 @@ class TableForm(forms.Form):
         "strikes",
     )
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Short names in the menu; the engine's one-line RuleSet.description beside it.
-        self.fields["ruleset"].choices = [
-            (name, f"{TITLES.get(name, name)} ({name})") for name in ruleset_names()
-        ]
+        ruleset = self.fields["ruleset"]
+        assert isinstance(ruleset, forms.ChoiceField)
+        ruleset.choices = [(name, f"{TITLES.get(name, name)} ({name})") for name in ruleset_names()]
 
     def ruleset_descriptions(self) -> list[tuple[str, str]]:
         return [(name, RULESETS[name].description) for name in ruleset_names()]
@@ -110,7 +112,8 @@ class TableForm(forms.Form):
         ]
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         # round7 is an engine option of the rulesets that have it; the others get none.
         round7 = data.pop("round7", None) or "choice"
         rules = RULESETS.get(data.get("ruleset", ""))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from accounts.sessions import session_user
 from games import presence, services
@@ -73,7 +73,7 @@ def changed_frame(
 def frame_for(
     table: Any,
     seats: list[Any],
-    user: AbstractBaseUser,
+    user: User,
     *,
     since: int | None = None,
     moves: list[Any] | None = None,

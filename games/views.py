@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.requests import SignedInRequest
 from games import services
 from games.engine.summary import rules_summary
 from games.forms import InviteForm, TableForm
@@ -37,7 +38,7 @@ def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpRespo
 
 
 @login_required
-def play_now(request: HttpRequest) -> HttpResponse:
+def play_now(request: SignedInRequest) -> HttpResponse:
     """POST: a started table against bots, at once. GET (a sign-in's ``next`` lands here, and
     a GET must not create anything): the one button to press."""
     if request.method != "POST":
@@ -52,7 +53,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_create(request: HttpRequest) -> HttpResponse:
+def table_create(request: SignedInRequest) -> HttpResponse:
     form = TableForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
@@ -65,7 +66,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
     try:
         table, seats = services.table_get_for_user(table_id=table_id, user=request.user)
     except services.ServiceError as exc:
@@ -91,7 +92,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def _table_action(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+def _table_action(request: SignedInRequest, table_id: int, action: str) -> HttpResponse:
     try:
         if action == "join":
             services.table_join(user=request.user, table_id=table_id)
@@ -111,31 +112,31 @@ def _table_action(request: HttpRequest, table_id: int, action: str) -> HttpRespo
 
 @login_required
 @require_POST
-def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_join(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, "join")
 
 
 @login_required
 @require_POST
-def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_leave(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, "leave")
 
 
 @login_required
 @require_POST
-def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_bots(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, "bots")
 
 
 @login_required
 @require_POST
-def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_start(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _table_action(request, table_id, "start")
 
 
 @login_required
 @require_POST
-def join_by_invite(request: HttpRequest) -> HttpResponse:
+def join_by_invite(request: SignedInRequest) -> HttpResponse:
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
@@ -153,7 +154,7 @@ def join_by_invite(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_buy_order(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_buy_order(request: SignedInRequest, table_id: int) -> HttpResponse:
     """The standing order control on the table page (the API has POST .../orders)."""
     limit_text = request.POST.get("limit", "").strip()
     try:

@@ -81,9 +81,11 @@ class SyncChainASGIHandler(ASGIHandler):
         request, response = self.create_request(scope, body_file)
         if request is not None:
             response = self.get_response(request)
-            response._handler_class = self.__class__
+            # As Django's handle() does; django-stubs does not declare the attribute.
+            response._handler_class = self.__class__  # type: ignore[attr-defined]
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size
+        assert response is not None  # create_request gives a request or an error response
         if not response.streaming:
             # The content is in memory: close now, in this thread, so request_finished returns
             # this thread's database connection to the pool before the next request.

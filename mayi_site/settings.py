@@ -144,7 +144,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": str(BASE_DIR / "db.sqlite3"),
             # IMMEDIATE takes the write lock at BEGIN, so concurrent writers queue on the
             # timeout instead of failing with "database is locked" when upgrading a read lock.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
 from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
 
+from accounts.requests import ApiRequest
 from chat.api import RateLimited
 from games.api_schemas import ErrorOut
 
@@ -37,10 +37,10 @@ class ReportOut(Schema):
     "/tables/{int:table_id}/reports",
     response={201: ReportOut, **{c: ErrorOut for c in (400, 401, 403, 404, 429)}},
 )
-def report_create(request: HttpRequest, table_id: int, payload: ReportIn) -> Status:
+def report_create(request: ApiRequest, table_id: int, payload: ReportIn) -> Status:
     """Report a chat message (``message``) or a player (``user``) of this table to the
     moderators, with a reason and an optional note."""
-    user: Any = request.auth  # type: ignore[attr-defined]
+    user: Any = request.auth
     if is_ratelimited(
         request,
         group="report",

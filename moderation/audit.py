@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games.models import Table
 
@@ -13,9 +13,9 @@ from .models import AuditEntry
 
 def audit_write(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     action: str,
-    target_user: AbstractBaseUser | None = None,
+    target_user: User | None = None,
     table: Table | None = None,
     reason: str = "",
     **details: Any,

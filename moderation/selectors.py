@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -15,7 +15,7 @@ ACCOUNT_KINDS = (Restriction.Kind.SUSPEND, Restriction.Kind.BAN)
 
 
 def active_restrictions(
-    user: AbstractBaseUser, kinds: Iterable[str], now: datetime | None = None
+    user: User, kinds: Iterable[str], now: datetime | None = None
 ) -> QuerySet[Restriction]:
     now = now or timezone.now()
     return Restriction.objects.filter(
@@ -23,7 +23,7 @@ def active_restrictions(
     )
 
 
-def muted_until(user: AbstractBaseUser, now: datetime | None = None) -> Restriction | None:
+def muted_until(user: User, now: datetime | None = None) -> Restriction | None:
     """The user's live chat mute (the one lasting longest), or None."""
     mutes = list(active_restrictions(user, [Restriction.Kind.MUTE], now))
     if not mutes:

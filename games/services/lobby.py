@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from games import engine
 from games.models import Table
@@ -55,7 +55,7 @@ def waiting_mark(table: Table, position: int | None) -> str:
     return YOUR_TURN
 
 
-def lobby_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Lobby:
+def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
     """My tables (waiting on me first, then the most recently changed) and the open public
     tables I could join. A signed-out visitor gets the open tables only."""
     if user.is_authenticated:
@@ -76,7 +76,11 @@ def lobby_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Lobby:
         )
         (mine if seat is not None else open_tables).append(entry)
     # Waiting on me first; then playing, then open, then finished; newest change first.
-    order = {Table.Status.PLAYING: 0, Table.Status.OPEN: 1, Table.Status.FINISHED: 2}
+    order: dict[str, int] = {
+        Table.Status.PLAYING: 0,
+        Table.Status.OPEN: 1,
+        Table.Status.FINISHED: 2,
+    }
     mine.sort(key=lambda e: -e.last_move.timestamp())
     mine.sort(key=lambda e: (e.mark == "", order.get(e.table.status, 3)))
     open_tables = [e for e in open_tables if e.table.status == Table.Status.OPEN]

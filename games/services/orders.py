@@ -7,7 +7,7 @@ answers [D], of the discard that put the card on the pile), the way bots answer:
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.models import BuyOrder, Seat, Table
@@ -21,7 +21,7 @@ MAX_LIMIT = 10
 
 @retry_on_contention
 def seat_set_buy_order(
-    *, table_id: int, user: AbstractBaseUser, order: str, limit: int | None = None
+    *, table_id: int, user: User, order: str, limit: int | None = None
 ) -> tuple[Table, list[Seat]]:
     """Save ``user``'s standing order at this table; if it already decides an open window (or
     the card on the pile), it answers now."""

@@ -6,7 +6,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -22,6 +22,13 @@ logger = logging.getLogger("games.services")
 PLATFORM_ACTIONS = frozenset({"close_window", "timeout"})
 
 
+def _state(table: Table) -> dict[str, Any]:
+    """The state of a table being played (every playing table has one)."""
+    if table.state is None:
+        raise Conflict("the game has not started yet", code="game_not_started")
+    return table.state
+
+
 def _check_playing(table: Table) -> None:
     if table.status == Table.Status.OPEN:
         raise Conflict("the game has not started yet", code="game_not_started")
@@ -31,7 +38,7 @@ def _check_playing(table: Table) -> None:
 
 @retry_on_contention
 def table_submit_action(
-    *, table_id: int, user: AbstractBaseUser, action: dict[str, Any], expect_version: int
+    *, table_id: int, user: User, action: dict[str, Any], expect_version: int
 ) -> tuple[Table, list[Seat]]:
     """Apply ``user``'s action at the version they saw, then let the bots answer.
 
@@ -58,7 +65,7 @@ def table_submit_action(
         _check_playing(table)
         if seat.expelled:
             raise NotSeated("you were expelled; a bot plays this seat", code="expelled")
-        change = Transition(table=table, seats=seats, state=table.state)
+        change = Transition(table=table, seats=seats, state=_state(table))
         change.apply(seat.position, action)
         if seat.missed_turns:
             # Acting takes the seat back from the clock: the strikes start again from zero.
@@ -97,7 +104,7 @@ def table_close_buy_window(
         table, seats = lock_table_with_seats(table_id)
         if not _deadline_due(table, table.window_deadline, now, expect_version):
             return False
-        change = Transition(table=table, seats=seats, state=table.state)
+        change = Transition(table=table, seats=seats, state=_state(table))
         try:
             change.apply(None, {"type": "close_window"})
         except engine.IllegalMove as exc:
@@ -121,8 +128,8 @@ def table_timeout_turn(
         table, seats = lock_table_with_seats(table_id)
         if not _deadline_due(table, table.turn_deadline, now, expect_version):
             return False
-        active = engine.active_seat(table.state)
-        change = Transition(table=table, seats=seats, state=table.state, turn_changed=True)
+        active = engine.active_seat(_state(table))
+        change = Transition(table=table, seats=seats, state=_state(table), turn_changed=True)
         try:
             change.apply(None, {"type": "timeout"})
         except engine.IllegalMove as exc:

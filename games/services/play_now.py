@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.models import Table
@@ -44,7 +44,7 @@ def play_now_options(*, seats: int = PLAY_NOW_SEATS) -> dict[str, Any]:
 @retry_on_contention
 def table_play_now(
     *,
-    user: AbstractBaseUser,
+    user: User,
     ruleset: str = PLAY_NOW_RULESET,
     seats: int = PLAY_NOW_SEATS,
     seed: str | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -20,9 +20,7 @@ from .selectors import read_table_with_seats, with_seats
 LOBBY_LIMIT = 100
 
 
-def table_get_for_user(
-    *, table_id: int, user: AbstractBaseUser | AnonymousUser
-) -> tuple[Table, list[Seat]]:
+def table_get_for_user(*, table_id: int, user: User | AnonymousUser) -> tuple[Table, list[Seat]]:
     """A table and its seats, if ``user`` may see it: seated, or the table is public."""
     table, seats = table_read(table_id=table_id)
     table_check_access(table, seats, user)
@@ -38,15 +36,13 @@ def table_read(*, table_id: int) -> tuple[Table, list[Seat]]:
     return read_table_with_seats(table_id, lock=False)
 
 
-def table_check_access(
-    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
-) -> None:
+def table_check_access(table: Table, seats: list[Seat], user: User | AnonymousUser) -> None:
     """Raise NotSeated unless ``user`` may see the table: seated (not expelled), or public."""
     if not table.public and seat_of(seats, user) is None:
         raise NotSeated("this table is private")
 
 
-def table_list_for_user(*, user: AbstractBaseUser) -> QuerySet[Table]:
+def table_list_for_user(*, user: User) -> QuerySet[Table]:
     """Open public tables, and every table the user sits at (newest first)."""
     mine = Seat.objects.filter(user=user).values("table_id")
     tables = Table.objects.filter(Q(status=Table.Status.OPEN, public=True) | Q(pk__in=mine))
@@ -61,7 +57,7 @@ def table_list_open(*, limit: int = LOBBY_LIMIT) -> QuerySet[Table]:
     return with_seats(tables)[:limit]
 
 
-def seat_of(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> Seat | None:
+def seat_of(seats: list[Seat], user: User | AnonymousUser) -> Seat | None:
     """The user's seat, for what they may see. An expelled player's seat is the bot's now:
     they see what a spectator sees (and nothing on a private table), here and on the socket."""
     if not user.pk:
@@ -69,9 +65,7 @@ def seat_of(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> Seat |
     return next((s for s in seats if s.user_id == user.pk and not s.expelled), None)
 
 
-def table_meta(
-    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
-) -> dict[str, Any]:
+def table_meta(table: Table, seats: list[Seat], user: User | AnonymousUser) -> dict[str, Any]:
     mine = seat_of(seats, user)
     insider = mine is not None or (user.pk is not None and table.host_id == user.pk)
     return {
@@ -126,9 +120,7 @@ def revealed_seed(table: Table) -> str | None:
     return str(table.state["seed"])
 
 
-def table_view(
-    table: Table, seats: list[Seat], user: AbstractBaseUser | AnonymousUser
-) -> dict | None:
+def table_view(table: Table, seats: list[Seat], user: User | AnonymousUser) -> dict | None:
     """The engine's view for the user's seat; the spectator view otherwise; None before start."""
     if table.state is None:
         return None
@@ -139,7 +131,7 @@ def table_view(
 def table_payload(
     table: Table,
     seats: list[Seat],
-    user: AbstractBaseUser | AnonymousUser,
+    user: User | AnonymousUser,
     *,
     since: int | None = None,
     moves: Sequence[Move] | None = None,
@@ -153,7 +145,7 @@ def table_payload(
     }
 
 
-def _position(seats: list[Seat], user: AbstractBaseUser | AnonymousUser) -> int | None:
+def _position(seats: list[Seat], user: User | AnonymousUser) -> int | None:
     # Whose eyes the log is for: the view's rule (an expelled player sees what others see).
     mine = seat_of(seats, user)
     return mine.position if mine else None
@@ -163,7 +155,7 @@ def table_log_page(
     *,
     table: Table,
     seats: list[Seat],
-    user: AbstractBaseUser | AnonymousUser,
+    user: User | AnonymousUser,
     before: int | None,
     limit: int,
 ) -> dict[str, Any]:

@@ -65,6 +65,8 @@ def reminders_create_due(*, now: datetime | None = None, limit: int = BATCH) -> 
                 # A short clock is a live game: half of it gone is no news worth an email.
                 continue
             active = engine.active_seat(table.state)
+            if active is None:
+                continue
             seat = Seat.objects.filter(table=table, position=active).first()
             if seat is None or seat.user_id is None or seat.played_by_bot:
                 continue

@@ -12,16 +12,29 @@ of the code cannot tell the difference. The tests run every service on SQLite an
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 
 from accounts.models import Profile
 from games.models import Seat, Table
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+def field_of(model: type[Model], name: str | None = None) -> Field:
+    """A concrete field of ``model`` by name (the primary key when ``name`` is None)."""
+    field = model._meta.pk if name is None else model._meta.get_field(name)
+    if not isinstance(field, Field) or not field.column:
+        raise TypeError(f"{model.__name__}.{name} is not a concrete field")
+    return field
+
+
+def column_of(model: type[Model], name: str | None = None) -> str:
+    """The quoted column of a concrete field of ``model`` (the primary key's by default)."""
+    return connection.ops.quote_name(cast(str, field_of(model, name).column))
 
 
 class Columns:
@@ -33,7 +46,7 @@ class Columns:
         self.model = model
         fields = model._meta.concrete_fields
         self.width = len(fields)
-        self.sql = ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
+        self.sql = ", ".join(f"{alias}.{quote(cast(str, f.column))}" for f in fields)
         self.attnames = [f.attname for f in fields]
         self.pk_index = next(i for i, f in enumerate(fields) if f.primary_key)
         self.converters: list[tuple[int, list[Converter], Any]] = []
@@ -69,10 +82,8 @@ class TableWithSeats:
         self.user = Columns(User, "u")
         self.profile = Columns(Profile, "p")
         users = quote(User._meta.db_table)
-        user_pk = quote(User._meta.pk.column)
-
-        def col(model: type[Model], name: str) -> str:
-            return quote(model._meta.get_field(name).column)
+        user_pk = column_of(User)
+        col = column_of
 
         self.sql = (
             f"SELECT {self.table.sql}, {self.host.sql}, {self.seat.sql}, {self.user.sql}, "
@@ -92,8 +103,7 @@ class TableWithSeats:
         # after it starts once the lock is held, and sees everything that writer committed.
         # SQLite has no FOR UPDATE: its IMMEDIATE transactions already serialise writers.
         self.lock_sql = (
-            f"SELECT 1 FROM {quote(Table._meta.db_table)} "
-            f"WHERE {quote(Table._meta.pk.column)} = %s FOR UPDATE"
+            f"SELECT 1 FROM {quote(Table._meta.db_table)} WHERE {column_of(Table)} = %s FOR UPDATE"
             if connection.features.has_select_for_update
             else None
         )
@@ -115,6 +125,7 @@ class TableWithSeats:
             return None
         offset = 0
         table = self.table.load(rows[0], offset)
+        assert table is not None  # the table row itself is never the NULL side of a join
         offset += self.table.width
         self.host_field.set_cached_value(table, self.host.load(rows[0], offset))
         offset += self.host.width
@@ -132,7 +143,7 @@ class TableWithSeats:
             self.seat_table_field.set_cached_value(seat, table)
             self.seat_user_field.set_cached_value(seat, user)
             seats.append(seat)
-        return table, seats  # type: ignore[return-value]
+        return cast(Table, table), cast(list[Seat], seats)
 
 
 class Insert:
@@ -141,7 +152,7 @@ class Insert:
     def __init__(self, model: type[Model]) -> None:
         quote = connection.ops.quote_name
         self.fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-        columns = ", ".join(quote(f.column) for f in self.fields)
+        columns = ", ".join(quote(cast(str, f.column)) for f in self.fields)
         self.head = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES "
         self.row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
 
@@ -158,12 +169,9 @@ class Update:
 
     def __init__(self, model: type[Model], names: Iterable[str]) -> None:
         quote = connection.ops.quote_name
-        self.fields = [model._meta.get_field(name) for name in names]
-        sets = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
-        self.sql = (
-            f"UPDATE {quote(model._meta.db_table)} SET {sets} "
-            f"WHERE {quote(model._meta.pk.column)} = %s"
-        )
+        self.fields = [field_of(model, name) for name in names]
+        sets = ", ".join(f"{quote(cast(str, f.column))} = %s" for f in self.fields)
+        self.sql = f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {column_of(model)} = %s"
 
     def statement(self, obj: Model) -> tuple[str, list[Any]]:
         params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in self.fields]

@@ -6,7 +6,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -38,7 +38,7 @@ def _int_option(name: str, value: Any, low: int, high: int) -> int:
 
 def table_create(
     *,
-    host: AbstractBaseUser,
+    host: User,
     ruleset: str = "bga",
     seats: int = 4,
     turn_seconds: int = DEFAULT_TURN_SECONDS,
@@ -77,9 +77,7 @@ def table_create(
     return table_open(host=host, ruleset=ruleset, options=options, public=public)
 
 
-def table_open(
-    *, host: AbstractBaseUser, ruleset: str, options: dict[str, Any], public: bool
-) -> Table:
+def table_open(*, host: User, ruleset: str, options: dict[str, Any], public: bool) -> Table:
     """Write a table whose clock options are already checked (table_create checks a person's
     choices; "Play now" sets clocks below the people's minimum, made for play against bots)."""
     # The engine is the authority on what a ruleset and its options allow: ask it now rather
@@ -101,9 +99,7 @@ def table_open(
 
 
 @retry_on_contention
-def table_join(
-    *, user: AbstractBaseUser, table_id: int | None = None, invite_code: str | None = None
-) -> Table:
+def table_join(*, user: User, table_id: int | None = None, invite_code: str | None = None) -> Table:
     """Take the lowest free seat of an open table, by its id (public tables) or invite code."""
     with transaction.atomic():
         if invite_code is not None:
@@ -135,7 +131,7 @@ def table_join(
 
 
 @retry_on_contention
-def table_leave(*, user: AbstractBaseUser, table_id: int) -> Table:
+def table_leave(*, user: User, table_id: int) -> Table:
     """Give up a seat before the game starts. A host who leaves hands the table on, or closes it."""
     with transaction.atomic():
         table, seats = lock_table_with_seats(table_id)
@@ -160,7 +156,7 @@ def table_leave(*, user: AbstractBaseUser, table_id: int) -> Table:
 
 
 @retry_on_contention
-def table_fill_with_bots(*, user: AbstractBaseUser, table_id: int) -> Table:
+def table_fill_with_bots(*, user: User, table_id: int) -> Table:
     """The host fills every empty seat with a bot."""
     with transaction.atomic():
         table, seats = lock_table_with_seats(table_id)
@@ -177,7 +173,7 @@ def table_fill_with_bots(*, user: AbstractBaseUser, table_id: int) -> Table:
 
 
 @retry_on_contention
-def table_start(*, user: AbstractBaseUser, table_id: int, seed: str | None = None) -> Table:
+def table_start(*, user: User, table_id: int, seed: str | None = None) -> Table:
     """The host starts a full table; bots then play until a person is to act.
 
     ``seed`` is for tests and benchmarks that must know the deal; games get 32 random bytes.
@@ -209,7 +205,7 @@ def table_start(*, user: AbstractBaseUser, table_id: int, seed: str | None = Non
     return table
 
 
-def _check_host(table: Table, user: AbstractBaseUser) -> None:
+def _check_host(table: Table, user: User) -> None:
     if table.host_id != user.pk:
         raise NotHost("only the host can do this")
 

@@ -13,7 +13,7 @@ import math
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,7 +33,7 @@ def vacation_days_left(profile: Profile, now: datetime) -> int:
     return max(0, settings.MAYI_VACATION_DAYS_PER_YEAR - used)
 
 
-def _profile_locked(user: AbstractBaseUser) -> Profile:
+def _profile_locked(user: User) -> Profile:
     return Profile.objects.for_user(user, lock=True)
 
 
@@ -44,7 +44,7 @@ def _charge(profile: Profile, days: int, now: datetime) -> None:
 
 
 @retry_on_contention
-def vacation_start(*, user: AbstractBaseUser, days: int, now: datetime | None = None) -> Profile:
+def vacation_start(*, user: User, days: int, now: datetime | None = None) -> Profile:
     """Pause ``user``'s clocks for ``days`` more days (from now, or from the end of the
     vacation already running)."""
     now = now or timezone.now()
@@ -64,7 +64,7 @@ def vacation_start(*, user: AbstractBaseUser, days: int, now: datetime | None = 
 
 
 @retry_on_contention
-def vacation_end(*, user: AbstractBaseUser, now: datetime | None = None) -> Profile:
+def vacation_end(*, user: User, now: datetime | None = None) -> Profile:
     """Come back early: clocks run again now; whole days not begun are given back."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -79,7 +79,7 @@ def vacation_end(*, user: AbstractBaseUser, now: datetime | None = None) -> Prof
     return profile
 
 
-def _shift_clocks(user: AbstractBaseUser, until: datetime, now: datetime) -> None:
+def _shift_clocks(user: User, until: datetime, now: datetime) -> None:
     """Move the running turn clocks of ``user`` to restart at ``until``, table by table (in id
     order, the order every writer locks in)."""
     table_ids = (

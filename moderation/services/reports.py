@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,7 +20,7 @@ EXCERPT_SIZE = 12
 
 def report_create(
     *,
-    reporter: AbstractBaseUser,
+    reporter: User,
     table_id: int,
     reason: str,
     note: str = "",
@@ -40,6 +40,7 @@ def report_create(
         audiences = chat_audiences(table, seats, reporter)
         visible = ChatMessage.objects.filter(table=table, audience__in=audiences, hidden=False)
         message = None
+        reported: User | None
         if message_id is not None:
             message = visible.select_related("author").filter(pk=message_id).first()
             if message is None or message.author is None:
@@ -86,9 +87,7 @@ def report_create(
     return report
 
 
-def report_assign(
-    *, report_id: int, moderator: AbstractBaseUser, assignee: AbstractBaseUser | None = None
-) -> Report:
+def report_assign(*, report_id: int, moderator: User, assignee: User | None = None) -> Report:
     """Take a report (or give it to ``assignee``): it leaves the open queue."""
     assignee = assignee or moderator
     with transaction.atomic():
@@ -109,7 +108,7 @@ def report_assign(
     return report
 
 
-def report_resolve(*, report_id: int, moderator: AbstractBaseUser, note: str) -> Report:
+def report_resolve(*, report_id: int, moderator: User, note: str) -> Report:
     """Close a report with a note saying what was done (or why nothing was)."""
     if not note.strip():
         raise BadReport("say how the report was resolved")

@@ -42,6 +42,7 @@ from games.api_schemas import (
     VacationOut,
 )
 from games.engine import IllegalMove
+from games.errors import error_body
 from games.models import BenchWrite, Table
 from moderation.api import router as moderation_router
 from stats.api import router as stats_router
@@ -109,7 +110,8 @@ api = NinjaAPI(
 
 
 def error(status: int, code: str, message: str, **extra: Any) -> HttpResponse:
-    return JsonResponse({"error": {"code": code, "message": message}, **extra}, status=status)
+    """A refusal in the one shape (codes and statuses: games/errors.py)."""
+    return JsonResponse(error_body(code, message, **extra), status=status)
 
 
 @api.exception_handler(ApiError)
@@ -125,12 +127,12 @@ def _stale(request: ApiRequest, exc: services.StaleVersion) -> HttpResponse:
 
 @api.exception_handler(services.ServiceError)
 def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
-    return error(exc.status, exc.code, exc.message)
+    return error(*services.refusal(exc))
 
 
 @api.exception_handler(IllegalMove)
 def _illegal(request: HttpRequest, exc: IllegalMove) -> HttpResponse:
-    return error(400, exc.code, exc.message)
+    return error(*services.refusal(exc))
 
 
 @api.exception_handler(ValidationError)

@@ -8,6 +8,7 @@ from ninja import Schema
 from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from games.engine.rulesets import RULESETS
+from games.errors import CODE_NAMES
 
 CardId = Annotated[StrictStr, Field(min_length=2, max_length=8, examples=["w7M"])]
 
@@ -265,8 +266,14 @@ class TableListOut(Schema):
 
 
 class ErrorBody(Schema):
-    code: str
-    message: str
+    # The schema lists every registered code (games/errors.py) as an enum; the answer is not
+    # validated against it, so a code added without registering cannot make a refusal a 500
+    # (tests/site/test_error_codes.py catches it instead).
+    code: str = Field(
+        description="A stable code: see games/errors.py (and docs/ARCHITECTURE.md).",
+        json_schema_extra={"enum": list(CODE_NAMES)},
+    )
+    message: str = Field(description="What was refused and why, for people.")
 
 
 class ErrorOut(Schema):

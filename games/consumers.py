@@ -15,6 +15,7 @@ from chat import services as chat
 from games import broadcast, live, services
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
+from games.errors import error_body
 
 _action = TypeAdapter(ActionIn)
 
@@ -223,16 +224,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.error(exc.code, exc.message)
             await self.push(force=True, since=exc.since)
             return
-        except services.ServiceError as exc:
-            await self.error(exc.code, exc.message)
-            return
-        except IllegalMove as exc:
-            await self.error(exc.code, exc.message)
+        except (services.ServiceError, IllegalMove) as exc:
+            _, code, message = services.refusal(exc)
+            await self.error(code, message)
             return
         await self.send_frame(frame, force=True)
 
     async def error(self, code: str, message: str) -> None:
-        await self.send_json({"type": "error", "error": {"code": code, "message": message}})
+        await self.send_json({"type": "error", **error_body(code, message)})
 
     def _session_key(self) -> str | None:
         session = self.scope.get("session")

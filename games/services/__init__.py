@@ -13,6 +13,7 @@ from .errors import (
     ServiceError,
     StaleVersion,
     TableNotFound,
+    refusal,
 )
 from .lobby import Lobby, LobbyEntry, lobby_for_user
 from .log import moves_since
@@ -53,6 +54,7 @@ __all__ = [
     "TableNotFound",
     "seat_mark_seen",
     "seat_mark_seen_by_user",
+    "refusal",
     "seat_of",
     "seats_of",
     "seat_set_buy_order",

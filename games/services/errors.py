@@ -1,11 +1,18 @@
-"""Errors a service raises; the API turns each into ``{"error": {"code", "message"}}``."""
+"""Errors a service raises, and the one mapping of a refusal (a service's or the engine's) to
+the ``{"error": {"code", "message"}}`` that the API and the websocket answer with. Each code,
+its status and its meaning are registered in games/errors.py."""
 
 from __future__ import annotations
 
+from games.engine import IllegalMove
+from games.errors import status_of
 from games.models import Seat, Table
 
 
 class ServiceError(Exception):
+    """A refusal of a service. ``code`` is one of games/errors.py, whose entry gives the HTTP
+    status (the class's ``status`` for a code not registered: the registry test fails then)."""
+
     status = 400
     code = "bad_request"
 
@@ -14,8 +21,7 @@ class ServiceError(Exception):
         self.message = message
         if code is not None:
             self.code = code
-        if status is not None:
-            self.status = status
+        self.status = status if status is not None else status_of(self.code, type(self).status)
 
 
 class TableNotFound(ServiceError):
@@ -66,3 +72,11 @@ class StaleVersion(ServiceError):
         self.seats = seats
         # The version the client had: the answer's log carries the moves after it.
         self.since = since
+
+
+def refusal(exc: ServiceError | IllegalMove) -> tuple[int, str, str]:
+    """The HTTP status, code and message of a refused request: the one mapping, used by the
+    API (games/api.py) and the websocket (games/consumers.py)."""
+    if isinstance(exc, ServiceError):
+        return exc.status, exc.code, exc.message
+    return status_of(exc.code), exc.code, exc.message

@@ -1,0 +1,96 @@
+"""The registry of error codes: every ``{"error": {"code", "message"}}`` the site answers with.
+
+One entry per code: its HTTP status and a one-line description (the OpenAPI schema lists the
+codes, the API documentation and docs/ARCHITECTURE.md describe them from here). The engine's
+codes (``games.engine.errors.CODES``) are all refusals of a move, answered with 400. Anyone
+adding a new code adds it here; tests/site/test_error_codes.py finds every code raised in the
+sources and fails for one that is not registered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.errors import CODES as ENGINE_CODES
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    code: str
+    status: int
+    description: str
+    source: str  # who raises it: "engine", "api", "services", "chat", "moderation", "socket"
+
+
+_SITE: list[tuple[str, int, str, str]] = [
+    # The API's edge: parsing and authentication.
+    ("bad_json", 400, "the body is not valid JSON", "api"),
+    ("bad_request", 400, "the request's fields are missing or malformed", "api"),
+    ("not_authenticated", 401, "sign in, or send Authorization: Bearer <token>", "api"),
+    ("bad_token", 401, "the API token is not valid", "api"),
+    ("csrf_failed", 403, "a browser's unsafe request lacks the X-CSRFToken header", "api"),
+    ("not_found", 404, "no such API route or resource", "api"),
+    ("error", 400, "another HTTP error of the API framework (the status says which)", "api"),
+    # The table services.
+    ("table_not_found", 404, "there is no such table", "services"),
+    ("invite_not_found", 404, "no table has this invite code", "services"),
+    ("not_seated", 403, "the caller has no seat at this table (or it is private)", "services"),
+    ("expelled", 403, "the caller was expelled: a bot plays the seat", "services"),
+    ("invite_required", 403, "a private table is joined with its invite code", "services"),
+    ("not_host", 403, "only the table's host may do this", "services"),
+    ("conflict", 409, "the table is not in a state that allows this", "services"),
+    (
+        "stale_version",
+        409,
+        "the table moved on since the version sent (the answer has the fresh table and view)",
+        "services",
+    ),
+    ("game_not_started", 409, "the game has not started yet", "services"),
+    ("game_finished", 409, "the game is over", "services"),
+    ("table_started", 409, "the table has started: seats are fixed", "services"),
+    ("table_full", 409, "no seat is free", "services"),
+    ("table_not_full", 409, "the table starts once every seat is taken", "services"),
+    ("already_seated", 409, "the caller already has a seat at this table", "services"),
+    ("bad_options", 400, "a table option or standing order is out of range", "services"),
+    ("no_days_left", 400, "no vacation days left this year", "services"),
+    ("busy", 503, "the table stayed locked by other writers through every retry", "services"),
+    # Table chat and moderation.
+    ("chat_closed", 409, "the table is closed: its chat takes no more messages", "chat"),
+    ("chat_muted", 403, "a moderator muted the caller in chat", "chat"),
+    ("bad_message", 400, "the chat message is empty, too long, or no known reaction", "chat"),
+    ("message_not_found", 404, "there is no such chat message", "chat"),
+    ("rate_limited", 429, "too many messages or reports in a short time", "chat"),
+    (
+        "bad_report",
+        400,
+        "the report does not name a message or a player of this table",
+        "moderation",
+    ),
+    ("report_not_found", 404, "there is no such report", "moderation"),
+    (
+        "moderation_refused",
+        409,
+        "a moderator action that does not apply (no such seat, a finished table)",
+        "moderation",
+    ),
+]
+
+CODES: dict[str, ErrorCode] = {
+    **{code: ErrorCode(code, 400, text, "engine") for code, text in ENGINE_CODES.items()},
+    **{row[0]: ErrorCode(*row) for row in _SITE},
+}
+# Codes both the engine and the services raise: the site's status and text win above.
+
+CODE_NAMES: tuple[str, ...] = tuple(sorted(CODES))
+
+
+def status_of(code: str, default: int = 400) -> int:
+    """The HTTP status a refusal with ``code`` answers with."""
+    found = CODES.get(code)
+    return found.status if found is not None else default
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The one shape of every refusal, over HTTP and the websocket."""
+    return {"error": {"code": code, "message": message}, **extra}

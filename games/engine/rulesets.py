@@ -41,7 +41,7 @@ BGA_CONTRACTS = (
 class RuleSet:
     """One ruleset: data the engine reads, never a name it tests.
 
-    Each field answers one row of RULES.md section 9; the policies with more than two values
+    Each field answers one row of docs/RULES.md section 9; the policies with more than two values
     are small named strings whose meaning is documented here and implemented in one place.
     """
 
@@ -194,7 +194,7 @@ PETRAS = RuleSet(
     penalties="standard",
 )
 
-# Classic differs from Petras only where RULES.md section 9 says so: players and packs, a
+# Classic differs from Petras only where docs/RULES.md section 9 says so: players and packs, a
 # purchase completes even without a penalty card, and a player may go out without a discard.
 CLASSIC = replace(
     PETRAS,

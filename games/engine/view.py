@@ -109,7 +109,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         # May this seat say "May I?" / "no thanks" now (to the open window, or early)?
         "may_answer": seat is not None and can_answer(state, seat),
         "round_scores": [r[:] for r in state["scores"]],
-        # MAYI melds score at once [RULES 3]: the running totals include this round's.
+        # MAYI melds score at once (docs/RULES.md section 3): the running totals include this round's.
         "round_mayi_scores": [c * rules.mayi_meld_score for c in state["mayi_count"]],
         "total_scores": [
             t + (0 if over else c * rules.mayi_meld_score)

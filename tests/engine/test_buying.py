@@ -1,4 +1,4 @@
-"""RULES.md section 5: "May I?", buying the discard (windows, eligibility, priority, the sale,
+"""docs/RULES.md section 5: "May I?", buying the discard (windows, eligibility, priority, the sale,
 held discards, early answers, the never-buy preference)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The contract solver, RULES.md sections 2 and 4.2: split *all* submitted cards into exactly
+"""The contract solver, docs/RULES.md sections 2 and 4.2: split *all* submitted cards into exactly
 the round's books and runs, or refuse.
 
 Hands use the compact notation ``"7M 7A ? | 4I 5I 6I 7I"``: ``|`` separates melds for the

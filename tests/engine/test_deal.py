@@ -1,4 +1,4 @@
-"""RULES.md sections 1 and 2: decks, deal sizes, the dealer and who plays first."""
+"""docs/RULES.md sections 1 and 2: decks, deal sizes, the dealer and who plays first."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md sections 3 and 4.4: MAYI melds (before or after the draw, replacements, -10, going
+"""docs/RULES.md sections 3 and 4.4: MAYI melds (before or after the draw, replacements, -10, going
 out with one, nothing added to one, not part of the contract)."""
 
 from __future__ import annotations

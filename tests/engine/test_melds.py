@@ -1,4 +1,4 @@
-"""Meld rules, RULES.md section 3: books, runs, wild limits and placement, MAYI melds.
+"""Meld rules, docs/RULES.md section 3: books, runs, wild limits and placement, MAYI melds.
 
 Hands are written in face notation, one meld per string: ``"7M 7A ?"``.
 """

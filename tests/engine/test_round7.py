@@ -1,4 +1,4 @@
-"""RULES.md section 4, round 7: no final discard, the pass, and the held pass [D]."""
+"""docs/RULES.md section 4, round 7: no final discard, the pass, and the held pass [D]."""
 
 from __future__ import annotations
 

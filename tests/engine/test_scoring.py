@@ -1,4 +1,4 @@
-"""RULES.md section 7: penalties, MAYI melds, totals, the winner and ties."""
+"""docs/RULES.md section 7: penalties, MAYI melds, totals, the winner and ties."""
 
 from __future__ import annotations
 

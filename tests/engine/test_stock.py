@@ -1,4 +1,4 @@
-"""RULES.md section 6: the stock runs out (one rebuild from the discard pile, then the round
+"""docs/RULES.md section 6: the stock runs out (one rebuild from the discard pile, then the round
 ends with nobody out and everyone counting)."""
 
 from __future__ import annotations

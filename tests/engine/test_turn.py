@@ -1,4 +1,4 @@
-"""RULES.md section 4: a turn. Draw, lay down the contract, lay off, discard, going out."""
+"""docs/RULES.md section 4: a turn. Draw, lay down the contract, lay off, discard, going out."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 9, the ``rook`` column: round 7's choice, the "May I?" flow where the
+"""docs/RULES.md section 9, the ``rook`` column: round 7's choice, the "May I?" flow where the
 active player decides, wild swaps, last turns, one point a card, shared ties."""
 
 from __future__ import annotations

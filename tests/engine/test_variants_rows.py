@@ -1,4 +1,4 @@
-"""RULES.md section 9, row by row, for ``petras`` and ``classic`` (the standard-card variants)
+"""docs/RULES.md section 9, row by row, for ``petras`` and ``classic`` (the standard-card variants)
 against ``bga``; rook's own rows are in test_variants_rook.py. Each test says which row."""
 
 from __future__ import annotations

@@ -16,9 +16,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mayi_site.settings")
 # Django must be set up before anything imports models (the consumers do).
 django.setup(set_prefix=False)
 
+from django.conf import settings  # noqa: E402
+from django.core.handlers.asgi import ASGIHandler  # noqa: E402
+
 from mayi_site.handlers import SyncChainASGIHandler  # noqa: E402
 
-django_asgi_app = SyncChainASGIHandler()
+
+def http_application() -> ASGIHandler:
+    """Our one-hop handler (mayi_site/handlers.py), or Django's own with
+    MAYI_STOCK_ASGI_HANDLER=1."""
+    return ASGIHandler() if settings.MAYI_STOCK_ASGI_HANDLER else SyncChainASGIHandler()
+
+
+django_asgi_app = http_application()
 
 # Request threads spend their time in short database round trips; each one back from the
 # database waits for the GIL until the thread holding it is forced to switch (5 ms by
@@ -29,6 +39,7 @@ sys.setswitchinterval(float(os.environ.get("MAYI_SWITCH_INTERVAL", "0.001")))
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -47,30 +58,38 @@ def _serve_lean() -> None:
 
     - Twisted parses the Content-Type of every POST (building an email message and a new header
       class each time) and decodes form bodies into ``request.args``, which daphne never reads:
-      Django parses the body itself. Turned off for daphne's requests.
+      Django parses the body itself. Turned off for daphne's requests (not with
+      MAYI_STOCK_ASGI_HANDLER=1).
     - The tens of thousands of objects made at start-up (modules, classes, URL patterns, the API
       schema) live as long as the process: ``gc.freeze`` takes them out of the cyclic collector's
       full collections, which scanned them all each time (~100 ms pauses under load, every
       request in flight waiting).
     """
+    if not settings.MAYI_STOCK_ASGI_HANDLER:
+        _lean_twisted_requests()
+    _freeze()
+
+
+def _lean_twisted_requests() -> None:
+    """Set Twisted's private ``Request._parsePOSTFormSubmission`` off for daphne's requests
+    (tests/site/test_framework_guard.py fails when Twisted changes the code that reads it)."""
     try:
         from daphne.http_protocol import WebRequest
     except ImportError:  # not served by daphne (tests, other servers)
-        pass
-    else:
-        init = WebRequest.__init__
+        return
+    init = WebRequest.__init__
 
-        def lean_init(self: WebRequest, *args: object, **kwargs: object) -> None:
-            init(self, *args, **kwargs)
-            self._parsePOSTFormSubmission = False
+    def lean_init(self: WebRequest, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)
+        self._parsePOSTFormSubmission = False
 
-        if not getattr(init, "lean", False):
-            lean_init.lean = True  # type: ignore[attr-defined]
-            WebRequest.__init__ = lean_init  # type: ignore[method-assign]
+    if not getattr(init, "lean", False):
+        lean_init.lean = True  # type: ignore[attr-defined]
+        WebRequest.__init__ = lean_init  # type: ignore[method-assign]
 
+
+def _freeze() -> None:
     # Import what the first request would (URL patterns, views, the API and its schema).
-    from django.urls import get_resolver
-
     get_resolver().url_patterns  # noqa: B018
     gc.collect()
     gc.freeze()

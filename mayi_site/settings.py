@@ -161,6 +161,10 @@ MAYI_HTTP_THREADS = int(
         "6" if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else "1",
     )
 )
+# 1: serve HTTP with Django's stock ASGIHandler and leave daphne's Twisted requests as they
+# are (mayi_site/asgi.py): the way back if an upgrade breaks what handlers.py relies on
+# (tests/site/test_framework_guard.py fails when those framework methods change).
+MAYI_STOCK_ASGI_HANDLER = os.environ.get("MAYI_STOCK_ASGI_HANDLER", "") == "1"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -37,7 +37,6 @@ LAZY_ALLOWED = {
         "celery.worker",
     ): "the embedded worker's modules load only in its process",
     ("mayi_site/asgi.py", "daphne.http_protocol"): "optional: served by another server, or none",
-    ("mayi_site/asgi.py", "django.urls"): "after django.setup(), as the rest of asgi.py",
 }
 
 # The entry points of each app: they call the services, never the other way round.

@@ -20,10 +20,15 @@ class ErrorCode:
     code: str
     status: int
     description: str
-    source: str  # who raises it: "engine", "api", "services", "chat", "moderation", "socket"
+    source: str  # who raises it: "engine", "api", "services", "chat", "moderation", "stats"
 
 
 _SITE: list[tuple[str, int, str, str]] = [
+    # Statistics and replays.
+    ("player_not_found", 404, "there is no player of that name", "stats"),
+    ("stats_hidden", 403, "the player keeps their statistics private", "stats"),
+    ("game_not_finished", 403, "a replay opens when the game ends (it shows every hand)", "stats"),
+    ("replay_failed", 409, "the game's move log does not replay from its seed", "stats"),
     # The API's edge: parsing and authentication.
     ("bad_json", 400, "the body is not valid JSON", "api"),
     ("bad_request", 400, "the request's fields are missing or malformed", "api"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from games import services
 from games.engine import IllegalMove
@@ -62,9 +62,7 @@ class Replay:
         return self.steps[self.at - 1] if self.at else None
 
 
-def replay_for(
-    *, table_id: int, viewer: AbstractBaseUser | AnonymousUser, move: int | None = None
-) -> Replay:
+def replay_for(*, table_id: int, viewer: User | AnonymousUser, move: int | None = None) -> Replay:
     """The replay of a finished game as it stood after ``move`` (default: the end)."""
     try:
         table, seat_rows = services.table_read(table_id=table_id)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count
 
 from accounts.models import Profile
@@ -69,12 +69,12 @@ class HistoryGame:
         return self.rating_after - self.rating_before
 
 
-def hidden_for(profile: Profile | None, owner: AbstractBaseUser, viewer: Any) -> bool:
+def hidden_for(profile: Profile | None, owner: User, viewer: Any) -> bool:
     return bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != owner.pk
 
 
 def player_stats(
-    *, username: str, viewer: AbstractBaseUser | AnonymousUser, ruleset: str = ALL
+    *, username: str, viewer: User | AnonymousUser, ruleset: str = ALL
 ) -> dict[str, Any]:
     """Everything the statistics page and ``GET /api/players/<username>/stats`` show.
 
@@ -126,8 +126,8 @@ def player_stats(
             place=r[4],
             total=r[5],
             rated=r[6],
-            rating_before=display(r[7], r[8]) if r[7] is not None else None,
-            rating_after=display(r[9], r[10]) if r[9] is not None else None,
+            rating_before=display(r[7], r[8] or 0.0) if r[7] is not None else None,
+            rating_after=display(r[9], r[10] or 0.0) if r[9] is not None else None,
         )
         for r in reversed(scoped[-HISTORY_LIMIT:])
     ]
@@ -178,7 +178,7 @@ def player_stats(
     for r in results:
         if r[6] and r[9] is not None and (scope == ALL or r[1] == scope):
             history_points.setdefault(r[1], []).append(
-                {"table": r[0], "finished": r[2].isoformat(), "rating": display(r[9], r[10])}
+                {"table": r[0], "finished": r[2].isoformat(), "rating": display(r[9], r[10] or 0.0)}
             )
     return {
         "user": user,

@@ -8,7 +8,7 @@ lock, so the numbers commit with the move or not at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -140,7 +140,7 @@ def _finish(
     table: Table,
     seats: list[Seat],
     state: dict[str, Any],
-    records: list[dict[str, Any]],
+    records: Sequence[Mapping[str, Any]],
     now: datetime,
 ) -> None:
     places: list[int] = state["places"]
@@ -216,7 +216,7 @@ def _fold_aggregates(
     table: Table,
     people: list[Seat],
     places: list[int],
-    records: list[dict[str, Any]],
+    records: Sequence[Mapping[str, Any]],
     now: datetime,
 ) -> None:
     user_ids = sorted({s.user_id for s in people if s.user_id is not None})
@@ -234,6 +234,7 @@ def _fold_aggregates(
     }
     winners = sum(1 for p in places if p == 1)
     for seat in people:
+        assert seat.user_id is not None  # people are the seats with a user
         row = rows[seat.user_id]
         game = aggregates.SeatGame(
             table_id=table.pk,
@@ -242,7 +243,7 @@ def _fold_aggregates(
             place=places[seat.position],
             winners=winners,
             finished=now.isoformat(),
-            rounds=[r for r in records if r["seat"] == seat.position],
+            rounds=[dict(r) for r in records if r["seat"] == seat.position],
             opponents=[
                 (o.user_id, places[o.position])
                 for o in people
@@ -272,6 +273,7 @@ def stats_backfill(*, table_ids: Iterable[int] | None = None) -> int:
                 continue
             seats = list(Seat.objects.filter(table=table).order_by("position"))
             moves = list(Move.objects.filter(table=table).order_by("seq"))
+            assert table.state is not None  # a finished game has its state
             start = initial_state(table.state)
             log: list[tuple[int, LoggedMove]] = [
                 (0, LoggedMove(None, False, [opening_event(start)]))

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import Profile
+from accounts.requests import SignedInRequest
 from games.engine.rulesets import get_ruleset
 
 from . import aggregates, charts, selectors
@@ -128,8 +129,8 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def privacy_save(request: HttpRequest) -> HttpResponse:
-    profile, _ = Profile.objects.get_or_create(user=request.user)
+def privacy_save(request: SignedInRequest) -> HttpResponse:
+    profile = Profile.objects.for_user(request.user)
     profile.stats_hidden = request.POST.get("stats_hidden") == "on"
     profile.save(update_fields=["stats_hidden"])
     messages.success(

@@ -2,8 +2,9 @@
 with its status and a description, and the OpenAPI schema lists them all.
 
 The sources are read, not run: ``IllegalMove("code", ...)``, ``SomeError(..., code="code")``,
-``code = "code"`` in an error class, ``ApiError(status, "code", ...)``, the API's
-``error(status, "code", ...)`` and the socket's ``self.error("code", ...)``.
+``code = "code"`` in an error class, ``ApiError(status, "code", ...)`` (or any call with an
+HTTP status and a code first), the API's ``error(status, "code", ...)`` and the socket's
+``self.error("code", ...)``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ def raised(path: Path) -> Iterator[tuple[str, int | None, str]]:
             if name == "IllegalMove" and args:
                 yield from ((c, None, where) for c in strings(args[0]))
             if isinstance(func, ast.Name) and name in ("ApiError", "error") and len(args) >= 2:
+                yield from ((c, status(args[0]), where) for c in strings(args[1]))
+            elif len(args) >= 2 and 400 <= (status(args[0]) or 0) < 600:
+                # Any other refusal built as (status, code, ...), e.g. ReplayRefused(404, ...).
                 yield from ((c, status(args[0]), where) for c in strings(args[1]))
             if (
                 name == "error"

@@ -28,6 +28,7 @@ class Command(BaseCommand):
         if table.status != Table.Status.FINISHED or not (table.state or {}).get("game_over"):
             raise CommandError(f"table {table.pk} is not finished: its seed is still secret")
         moves = Move.objects.filter(table=table).order_by("seq").values_list("seat", "action")
+        assert table.state is not None  # a finished game has its state
         result = verify_game(table.state, list(moves), table.seed_sha256 or None)
         out = self.stdout.write
         out(f"table {table.pk} ({table.ruleset}, {len(moves)} moves)")

@@ -24,8 +24,9 @@ class Table(models.Model):
         ABORTED = "aborted", "aborted"
 
     ruleset = models.CharField(max_length=20, default="bga")
-    # {"seats": 3..8, "turn_seconds": int, "window_seconds": int, "strikes": int,
-    #  "engine": {ruleset options passed to new_game}}
+    # Set by services.table_create: {"seats": 2..8 (the ruleset's range), "turn_seconds",
+    #  "bank_seconds", "bank_max_seconds", "window_seconds", "strikes": ints,
+    #  "engine": {the ruleset's options, passed to new_game}}
     options = models.JSONField(default=dict)
     public = models.BooleanField(default=True)
     invite_code = models.CharField(max_length=32, unique=True)
@@ -69,7 +70,8 @@ class Table(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["status", "public", "-created"], name="table_lobby_idx"),
-            # Partial indexes: the deadline sweep (issue 4) scans only tables that have one.
+            # Partial indexes: the deadline sweep (games/services/timers.py) scans only tables
+            # that have one.
             models.Index(
                 fields=["window_deadline"],
                 name="table_window_deadline_idx",

@@ -9,7 +9,7 @@ platform ``legal_actions``, ``seats_to_act``, ``answerers``, ``choose_action``,
 
 from __future__ import annotations
 
-from .actions import apply
+from .actions import PLATFORM_ACTIONS, apply
 from .bots import choose_action
 from .contract import find_contract
 from .errors import IllegalMove
@@ -33,6 +33,7 @@ from .state import new_game
 from .view import view
 
 __all__ = [
+    "PLATFORM_ACTIONS",
     "ROUND_ENDED",
     "TURN_EVENTS",
     "WINDOW_EVENTS",

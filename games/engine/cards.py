@@ -203,11 +203,6 @@ def make_deck(prefix: str) -> list[str]:
     return _BY_PREFIX[prefix].make_deck(prefix)
 
 
-def decks_for(players: int) -> int:
-    """Two decks for 3-6 players, three for 7-8 (bga)."""
-    return 3 if players >= 7 else 2
-
-
 def format_face(parsed: Parsed) -> str:
     rank, suit = parsed
     return WILD if rank == WILD_RANK else f"{rank}{suit}"

@@ -13,6 +13,7 @@ from itertools import product
 
 from .cards import SUITS
 from .melds import BOOK_MIN, MIN_RANK, RUN_MIN
+from .scoring import BGA_WILD_PENALTY, bga_rank_penalty
 
 # A planned meld: ("book", [cells], wilds) or ("run", [cells], wilds); cells are indices
 # suit * m + number - 1, where m is the card set's highest run position (13 for bga, 14 for
@@ -20,12 +21,9 @@ from .melds import BOOK_MIN, MIN_RANK, RUN_MIN
 Plan = tuple[str, tuple[int, ...], int]
 
 
-def _rank_penalty(rank: int) -> int:
-    """The ``bga`` penalty of a natural of this number (what solve_best lays down most of)."""
-    return 15 if rank == 10 else 10 if rank > 10 else rank
-
-
-WILD_PENALTY = 15
+# What solve_best lays down the most of: the bga penalty of a natural of a number, of a wild.
+_rank_penalty = bga_rank_penalty
+WILD_PENALTY = BGA_WILD_PENALTY
 
 
 # -- the column search ------------------------------------------------------------------

@@ -6,21 +6,30 @@ from collections.abc import Sequence
 
 from .cards import WILD_RANK, Parsed, parse_card, parse_face
 
+# The ``bga`` penalty table (docs/RULES.md section 7), the one place it is written: the wild
+# 15, 1-9 their number, 10 is 15, 11-13 are 10. The contract solver's "lay down the most
+# penalty" reads it too (columns.py).
+BGA_WILD_PENALTY = 15
+
+
+def bga_rank_penalty(rank: int) -> int:
+    """The ``bga`` penalty of a card of this rank (``WILD_RANK``: the wild).
+
+    >>> [bga_rank_penalty(r) for r in (WILD_RANK, 1, 9, 10, 13)]
+    [15, 1, 9, 15, 10]
+    """
+    if rank == WILD_RANK:
+        return BGA_WILD_PENALTY
+    return 15 if rank == 10 else 10 if rank > 10 else rank
+
 
 def face_penalty(face: str) -> int:
-    """Penalty of one face under the ``bga`` table: ? 15, 1-9 face value, 10 is 15, 11-13 are 10.
+    """Penalty of one face under the ``bga`` table.
 
     >>> [face_penalty(f) for f in ["?", "1M", "9A", "10Y", "13I"]]
     [15, 1, 9, 15, 10]
     """
-    rank, _ = parse_face(face)
-    if rank == WILD_RANK:
-        return 15
-    if rank == 10:
-        return 15
-    if rank > 10:
-        return 10
-    return rank
+    return bga_rank_penalty(parse_face(face)[0])
 
 
 def hand_penalty(faces: Sequence[str]) -> int:
@@ -33,8 +42,7 @@ def hand_penalty(faces: Sequence[str]) -> int:
 
 
 def _bga(parsed: Parsed) -> int:
-    rank = parsed[0]
-    return 15 if rank in (WILD_RANK, 10) else 10 if rank > 10 else rank
+    return bga_rank_penalty(parsed[0])
 
 
 def _standard(parsed: Parsed) -> int:

@@ -19,8 +19,6 @@ from .transition import Transition
 
 logger = logging.getLogger("games.services")
 
-PLATFORM_ACTIONS = frozenset({"close_window", "timeout"})
-
 
 def _state(table: Table) -> dict[str, Any]:
     """The state of a table being played (every playing table has one)."""
@@ -46,7 +44,7 @@ def table_submit_action(
     new state, the version and the deadlines are all written, or nothing is. Raises
     StaleVersion (with the fresh table), IllegalMove, or another ServiceError.
     """
-    if action.get("type") in PLATFORM_ACTIONS:
+    if action.get("type") in engine.PLATFORM_ACTIONS:
         raise engine.IllegalMove(
             "platform_only", f"{action['type']!r} is sent by the platform only"
         )

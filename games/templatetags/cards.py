@@ -1,30 +1,25 @@
-"""Showing card ids (``w7M``, ``b?``) as faces in templates."""
+"""Card ids (``w7M``, ``pQH``, ``x*``) shown as their faces in templates, from the engine's
+``face_data`` (the one place a card's look is decided; views carry the same as ``faces``)."""
 
 from __future__ import annotations
 
 from django import template
 
-register = template.Library()
+from games.engine.cards import face_data
 
-SUIT_NAMES = {"M": "m", "A": "a", "Y": "y", "I": "i"}
+register = template.Library()
 
 
 @register.filter
 def face(card_id: str) -> str:
-    return card_id[1:] if card_id else ""
+    """The card's label: ``7M``, ``Q♥``, ``Rook``."""
+    return str(face_data(card_id)["label"]) if card_id else ""
 
 
 @register.filter
 def suit_class(card_id: str) -> str:
+    """The CSS class of the card's suit (``suit-m``...), or ``wild``."""
     if not card_id:
         return ""
-    letter = card_id[-1]
-    return f"suit-{SUIT_NAMES[letter]}" if letter in SUIT_NAMES else "wild"
-
-
-@register.filter
-def index(sequence: list, position: int) -> object:
-    try:
-        return sequence[position]
-    except (IndexError, TypeError, KeyError):
-        return ""
+    data = face_data(card_id)
+    return "wild" if data["wild"] else f"suit-{str(data['suit']).lower()}"

@@ -290,8 +290,8 @@ def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> Http
     # The hot path: the payload is built by our own code in TableOut's shape (the tests check
     # it), so it skips ninja's response validation.
     # Its log: the moves this commit wrote (the action's, the bots' and standing orders').
-    payload = services.table_payload(table, seats, request.auth, moves=table.committed_moves)
-    return JsonResponse(payload)
+    answer = services.table_payload(table, seats, request.auth, moves=table.committed_moves)
+    return JsonResponse(answer)
 
 
 @api.post(

@@ -57,7 +57,7 @@ class MovesRange:
         self.columns = rows.Columns(Move, "m")
 
         def col(name: str) -> str:
-            return f"m.{quote(Move._meta.get_field(name).column)}"
+            return f"m.{rows.column_of(Move, name)}"
 
         self.sql = (
             f"SELECT {self.columns.sql} FROM {quote(Move._meta.db_table)} m "

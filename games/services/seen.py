@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
 
 from games.models import Seat
@@ -17,9 +17,7 @@ from games.models import Seat
 from .queries import seat_of
 
 
-def seat_mark_seen(
-    *, seats: Sequence[Seat], user: AbstractBaseUser | AnonymousUser, version: int
-) -> bool:
+def seat_mark_seen(*, seats: Sequence[Seat], user: User | AnonymousUser, version: int) -> bool:
     """Record that ``user`` saw ``version`` of the table of ``seats`` (a read the caller just
     made). True if it was written. Never goes back: a slow request cannot undo a newer one."""
     mine = seat_of(list(seats), user)
@@ -32,7 +30,7 @@ def seat_mark_seen(
     return True
 
 
-def seat_mark_seen_by_user(*, table_id: int, user: AbstractBaseUser, version: int) -> None:
+def seat_mark_seen_by_user(*, table_id: int, user: User, version: int) -> None:
     """The same from a socket that closed: the user's seat at the table, by ids (one UPDATE)."""
     Seat.objects.filter(table_id=table_id, user_id=user.pk, expelled=False).filter(
         Q(last_seen_version__isnull=True) | Q(last_seen_version__lt=version)

@@ -222,7 +222,7 @@ function Game({ since: since0 }) {
     </div>
     ${hand && !view.game_over && html`<section class=${`my-hand ${turn ? "my-turn" : ""}`} id="my-hand" aria-label="Your hand">
       <div class="hand-head">
-        <h2>Your hand <span class="hint">· ${hand.length + staged.size} card${hand.length + staged.size === 1 ? "" : "s"}${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span> if the round ended now` : ""}</span></h2>
+        <h2>Your hand <span class="hint">· ${hand.length + staged.size} card${hand.length + staged.size === 1 ? "" : "s"}${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span><span class="long"> if the round ended now</span>` : ""}</span></h2>
         <${SortMenu} pref=${pref} setPref=${setPref} />
       </div>
       <${Staging} s=${s} meter=${meter} />

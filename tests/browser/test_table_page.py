@@ -139,10 +139,15 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         for face in ("7M", "7A", "7Y"):
             page.click(_card(face))
         page.click("#actions [data-action='stage']")
+        # The contract meter: the server says what the staged cards make and what is missing.
+        page.wait_for_function(
+            "document.getElementById('contract-meter').textContent.includes('also needs')"
+        )
         for face in ("9M", "9A", "9I"):
             page.click(_card(face))
         page.click("#actions [data-action='stage']")
         assert page.locator("#staging .staged").count() == 2
+        page.wait_for_selector("#contract-meter .meter-makes.complete")
         page.click("#actions [data-action='lay_down']")
         v = _moved(page, v)
         assert page.locator("#melds .meld").count() >= 2
@@ -329,6 +334,10 @@ def test_the_end_of_the_game_and_no_serious_accessibility_violation(
         shoot(page, "game-end")
         _accessible(page)
         assert Table.objects.get(pk=table_id).state["game_over"] is True
+        # "Play again": a new table with the same players.
+        page.click("#play-again")
+        page.wait_for_url(lambda url: f"/tables/{table_id}/" not in url)
+        assert Table.objects.exclude(pk=table_id).count() == 1
     finally:
         page.context.close()
 

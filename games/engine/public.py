@@ -142,9 +142,14 @@ def _untouched_deal(state: dict, ended: int) -> bool:
     )
 
 
+_ONE_CARD = frozenset({"card", "wild", "discard_top"})
+_CARD_LISTS = frozenset({"cards", "penalty_cards"})
+
+
 def event_cards(events: Iterable[dict]) -> list[str]:
     """The card ids some events name, in order, once each (for the face data a log entry
-    carries: the cards of a past move need not be in the current view).
+    carries: the cards of a past move need not be in the current view). One pass over each
+    event's fields: this runs for every socket's frame.
 
     >>> event_cards([{"type": "laid_off", "card": "w7M", "meld": "m2"},
     ...              {"type": "laid_down", "melds": [{"id": "m3", "cards": ["w9A", "b9A"]}]}])
@@ -152,16 +157,18 @@ def event_cards(events: Iterable[dict]) -> list[str]:
     """
     found: list[str] = []
     for e in events:
-        for key in ("card", "wild", "discard_top"):
-            if isinstance(e.get(key), str):
-                found.append(e[key])
-        for key in ("cards", "penalty_cards"):
-            found += [c for c in e.get(key) or [] if isinstance(c, str)]
-        for hand in e.get("hands") or []:
-            found += hand
-        melds = e.get("melds") or []
-        if isinstance(e.get("meld"), dict):
-            melds = [*melds, e["meld"]]
-        for meld in melds:
-            found += meld.get("cards") or []
+        for key, value in e.items():
+            if key in _ONE_CARD:
+                if isinstance(value, str):
+                    found.append(value)
+            elif key in _CARD_LISTS:
+                found.extend(value or ())
+            elif key == "hands":
+                for hand in value or ():
+                    found.extend(hand)
+            elif key == "melds":
+                for meld in value or ():
+                    found.extend(meld.get("cards") or ())
+            elif key == "meld" and isinstance(value, dict):
+                found.extend(value.get("cards") or ())
     return list(dict.fromkeys(found))

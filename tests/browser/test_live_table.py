@@ -91,11 +91,11 @@ def test_one_player_acts_and_the_others_page_follows(asgi_server, browser, alice
         active, window = view["active_seat"], view["buy_window"]
         if window and set(window["waiting"]) & {0, 1}:
             actor = min(set(window["waiting"]) & {0, 1})
-            pages[actor].click("text=No thanks")
+            pages[actor].click("#window [data-action='no_thanks']")
         else:
             assert active in (0, 1) and view["phase"] == "draw", view
             actor = active
-            pages[actor].click("text=Draw from stock")
+            pages[actor].click("#actions [data-action='draw'][data-source='stock']")
         watcher = pages[1 - actor]
 
         watcher.wait_for_function(

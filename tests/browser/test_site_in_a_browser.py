@@ -39,10 +39,11 @@ def test_sign_up_create_a_table_and_draw(live_server, page):
     view = engine.view(table.state, 0)
     drawing = view["active_seat"] == 0 and view["phase"] == "draw" and not view["buy_window"]
     if drawing:
-        page.click("text=Draw from stock")
+        page.click("#actions [data-action='draw'][data-source='stock']")
     else:
         assert 0 in view["buy_window"]["waiting"]
-        page.click("text=No thanks")
+        # The offer's button (the log and "since you last looked" may say "no thanks" too).
+        page.click("#window [data-action='no_thanks']")
     page.wait_for_function(f"document.getElementById('table').dataset.version != '{version}'")
     assert Move.objects.filter(table=table, by_bot=False, seat=0).count() == 1
     if drawing:

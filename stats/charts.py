@@ -128,6 +128,18 @@ def stacked_bars(
     return _frame(chart_id, title, body)
 
 
+def thin(points: Sequence[tuple[int, float]], most: int) -> list[tuple[int, float]]:
+    """At most ``most`` of ``points``, evenly spread, the first and the last kept.
+
+    >>> thin([(i, i) for i in range(10)], 4)
+    [(0, 0), (3, 3), (6, 6), (9, 9)]
+    """
+    if len(points) <= most:
+        return list(points)
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(i * step)] for i in range(most)]
+
+
 def line_chart(
     chart_id: str,
     title: str,

@@ -97,7 +97,6 @@ def player_stats(
         .values_list(
             "table_id",
             "ruleset",
-            "finished",
             "players",
             "place",
             "total",
@@ -121,13 +120,13 @@ def player_stats(
         HistoryGame(
             table_id=r[0],
             ruleset=r[1],
-            finished=r[2],
-            players=r[3],
-            place=r[4],
-            total=r[5],
-            rated=r[6],
-            rating_before=display(r[7], r[8] or 0.0) if r[7] is not None else None,
-            rating_after=display(r[9], r[10] or 0.0) if r[9] is not None else None,
+            finished=None,  # from the next query (dates of every game cost a conversion each)
+            players=r[2],
+            place=r[3],
+            total=r[4],
+            rated=r[5],
+            rating_before=display(r[6], r[7] or 0.0) if r[6] is not None else None,
+            rating_after=display(r[8], r[9] or 0.0) if r[8] is not None else None,
         )
         for r in reversed(scoped[-HISTORY_LIMIT:])
     ]
@@ -135,10 +134,12 @@ def player_stats(
     if by_table:
         for other in (
             GameResult.objects.filter(table_id__in=list(by_table))
-            .exclude(user=user)
             .select_related("user")
             .order_by("table_id", "seat")
         ):
+            if other.user_id == user.pk:
+                by_table[other.table_id].finished = other.finished
+                continue
             by_table[other.table_id].others.append(
                 {
                     "username": other.user.get_username() if other.user else None,
@@ -174,12 +175,16 @@ def player_stats(
     figures["games_finished"] = sum(v.get(str(Table.Status.FINISHED), 0) for v in in_scope)
     figures["pace"]["vacation_days_used"] = profile.vacation_days_used if profile else 0
 
+    # Rating after each rated game; "game" numbers the rated games in the scope in the order
+    # they finished, one axis for every ruleset.
     history_points: dict[str, list[dict[str, Any]]] = {}
-    for r in results:
-        if r[6] and r[9] is not None and (scope == ALL or r[1] == scope):
+    n = 0
+    for r in scoped:
+        if r[5] and r[8] is not None:
             history_points.setdefault(r[1], []).append(
-                {"table": r[0], "finished": r[2].isoformat(), "rating": display(r[9], r[10] or 0.0)}
+                {"game": n, "table": r[0], "rating": display(r[8], r[9] or 0.0)}
             )
+            n += 1
     return {
         "user": user,
         "username": user.get_username(),
@@ -198,7 +203,7 @@ def player_stats(
 def _current_streak(results: list[tuple]) -> int:
     n = 0
     for r in reversed(results):
-        if r[4] != 1:
+        if r[3] != 1:
             break
         n += 1
     return n
@@ -207,7 +212,7 @@ def _current_streak(results: list[tuple]) -> int:
 def _best_streak(results: list[tuple]) -> int:
     best = run = 0
     for r in results:
-        run = run + 1 if r[4] == 1 else 0
+        run = run + 1 if r[3] == 1 else 0
         best = max(best, run)
     return best
 

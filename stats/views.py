@@ -23,6 +23,8 @@ from .replay import ReplayRefused, replay_for
 
 RULESET_NAMES = ("bga", "petras", "classic", "rook")
 RATING_TABLE_ROWS = 30
+# A line 480 units wide shows no more than this many points; more are thinned out.
+CHART_POINTS = 240
 
 
 def _refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
@@ -49,31 +51,27 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     for size, counts in figures["places"].items():
         total = sum(counts) or 1
         places_rows.append({"size": size, "counts": counts, "shares": [c / total for c in counts]})
-    # One time axis for every ruleset: x is the game's place among all rated games.
-    order = sorted(
-        (p["finished"], p["table"]) for points in page["rating_history"].values() for p in points
-    )
-    index = {key: i for i, key in enumerate(order)}
+    history = page["rating_history"]
     # The chart's numbers as text: the most recent games (a thousand rows would bury them).
     rating_table = sorted(
-        (
-            (p["finished"], p["table"], name, p["rating"])
-            for name, points in page["rating_history"].items()
-            for p in points
-        ),
+        ((p["game"], p["table"], name, p["rating"]) for name, pts in history.items() for p in pts),
         reverse=True,
-    )[:RATING_TABLE_ROWS]
+    )
+    rated_games = len(rating_table)
     rating_series: dict[str, Sequence[tuple[int, float]]] = {
-        name: [(index[p["finished"], p["table"]], p["rating"]) for p in points]
-        for name, points in page["rating_history"].items()
+        name: charts.thin([(p["game"], p["rating"]) for p in points], CHART_POINTS)
+        for name, points in history.items()
     }
     context: dict[str, Any] = {
         **page,
         "is_me": request.user.is_authenticated and request.user.pk == page["user"].pk,
         "f": figures,
         "places_rows": places_rows,
-        "rating_table": [{"table": t, "ruleset": n, "rating": r} for _, t, n, r in rating_table],
-        "rated_games": len(order),
+        "rating_table": [
+            {"table": t, "ruleset": n, "rating": r}
+            for _, t, n, r in rating_table[:RATING_TABLE_ROWS]
+        ],
+        "rated_games": rated_games,
         "penalty_labels": aggregates.PENALTY_LABELS,
         "made_labels": [_pct(r["made_rate"]) for r in rounds],
         "charts": {

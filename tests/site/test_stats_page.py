@@ -229,3 +229,20 @@ def test_the_page_costs_the_same_queries_with_one_game_or_many(
         assert client.get("/players/alice/").status_code == 200
     with django_assert_num_queries(one):
         assert client.get("/players/alice/?ruleset=bga").status_code == 200
+
+
+def test_the_leaderboard_lists_players_with_enough_rated_games(alice, bob, carol, settings):
+    settings.MAYI_LEADERBOARD_MIN_GAMES = 2
+    # alice beats bob twice; carol plays once (too few to be listed).
+    for _ in range(2):
+        finished_game([alice, bob, None], [rounds([5] * 7), rounds([20] * 7), rounds([9] * 7)])
+    finished_game([alice, carol, None], [rounds([5] * 7), rounds([20] * 7), rounds([9] * 7)])
+    html = Client().get("/leaderboard/?ruleset=bga").content.decode()
+    rows = re.findall(r'<tr><td>(\d+)</td><td><a href="/players/(\w+)/">', html)
+    assert rows == [("1", "alice"), ("2", "bob")]
+    assert "provisional" in html
+    Profile.objects.update_or_create(user=bob, defaults={"stats_hidden": True})
+    html = Client().get("/leaderboard/?ruleset=bga").content.decode()
+    assert re.findall(r'<a href="/players/(\w+)/">', html.split('id="leaderboard"')[1]) == ["alice"]
+    assert Client().get("/leaderboard/?ruleset=nosuch").status_code == 404
+    assert b"Nobody has 2 rated games in rook" in Client().get("/leaderboard/?ruleset=rook").content

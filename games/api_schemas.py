@@ -226,6 +226,9 @@ class TableMetaOut(Schema):
         None, description="the version this player had seen before this read; null for others"
     )
     rematch: int | None = Field(None, description='the "play again" table made from this one')
+    aborted: dict[str, Any] | None = Field(
+        None, description='set when a moderator aborted the table: {"by", "reason", "at"}'
+    )
 
 
 class LogEntryOut(Schema):

@@ -16,6 +16,7 @@ from games import broadcast, live, services
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
 from games.errors import error_body
+from moderation import live as moderation_live
 
 _action = TypeAdapter(ActionIn)
 
@@ -28,6 +29,7 @@ _touch = database_sync_to_async(live.touch, thread_sensitive=False)
 _chat_frame = database_sync_to_async(chat.chat_frame_for_session, thread_sensitive=False)
 _moves = database_sync_to_async(live.moves_since, thread_sensitive=False)
 _closed = database_sync_to_async(live.socket_closed, thread_sensitive=False)
+_user_group = database_sync_to_async(moderation_live.user_group_for_session, thread_sensitive=False)
 
 # One read of a table per announced version, shared by all its sockets in this process:
 # {(table_id, version): future of the (table, seats) read after that version committed}.
@@ -68,6 +70,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     version: int
     group: str | None = None
     session_group: str | None = None
+    user_group: str | None = None
     # Set once a refusal closed the socket: messages still queued for it are dropped.
     closing = False
 
@@ -88,6 +91,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.session_group is not None:
             # Logging out closes this socket at once (games.broadcast.on_logged_out).
             await self.channel_layer.group_add(self.session_group, self.channel_name)
+        # A suspension or a ban closes the user's sockets at once (moderation.live).
+        self.user_group = await _user_group(self._session_key())
+        if self.user_group is not None:
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.push(since=since, seen=True)
 
     async def disconnect(self, code: int) -> None:
@@ -100,9 +107,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.session_group is not None:
             await self.channel_layer.group_discard(self.session_group, self.channel_name)
+        if self.user_group is not None:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "signed out"))
+
+    async def user_closed(self, event: dict[str, Any]) -> None:
+        await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, event.get("reason") or "signed out"))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         # Coalesce: a frame already sent at this version or later makes this one redundant.

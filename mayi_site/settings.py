@@ -224,6 +224,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": MAYI_REMINDER_SWEEP_SECONDS,
         "options": {"expires": MAYI_REMINDER_SWEEP_SECONDS * 5, "queue": MAYI_MAIL_QUEUE},
     },
+    # Suspensions and chat mutes whose time is up end (moderation/tasks.py).
+    "expire-restrictions": {
+        "task": "moderation.tasks.expire_restrictions",
+        "schedule": 60.0,
+        "options": {"expires": 300, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
 }
 # Deadlines closer than this get an ETA task at once; the sweep queues the others later.
 MAYI_TIMER_HORIZON = int(os.environ.get("MAYI_TIMER_HORIZON", "300"))

@@ -110,6 +110,8 @@ def table_meta(table: Table, seats: list[Seat], user: User | AnonymousUser) -> d
         "last_seen_version": mine.last_seen_version if mine else None,
         # "Play again": the table made from this one with the same players, once made.
         "rematch": table.rematch_id,
+        # Set when a moderator aborted the table: {"by", "reason", "at"} (moderation app).
+        "aborted": table.options.get("aborted"),
     }
 
 

@@ -2,6 +2,8 @@
 
 from .errors import BadReport, ModerationRefused, ReportNotFound
 from .reports import report_assign, report_create, report_resolve
+from .tables import seat_to_bot, seat_to_user, table_abort, table_inspect
+from .users import restriction_lift, restrictions_expire, user_ban, user_mute, user_suspend
 
 __all__ = [
     "BadReport",
@@ -10,4 +12,13 @@ __all__ = [
     "report_assign",
     "report_create",
     "report_resolve",
+    "restriction_lift",
+    "restrictions_expire",
+    "seat_to_bot",
+    "seat_to_user",
+    "table_abort",
+    "table_inspect",
+    "user_ban",
+    "user_mute",
+    "user_suspend",
 ]

@@ -6,7 +6,7 @@ import pytest
 
 from games import services
 from games.models import Table
-from tests.site.conftest import SEED, error_of, snapshot, three_player_game  # noqa: F401
+from tests.site.conftest import SEED, bot_game, error_of, snapshot, three_player_game  # noqa: F401
 
 __all__ = ["error_of"]
 

@@ -1,0 +1,63 @@
+"""Seats changed by moderation: the bot takes a seat over, or another user does.
+
+Both go through the games' own machinery: the table's row lock, then a Transition that lets
+the bots act (the seat may be the one to play now) and commits a new version, so every socket
+of the table gets a fresh frame.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from chat.services import chat_notice
+from games.models import Seat, Table
+from games.services.common import Transition, lock_table_with_seats
+
+from .errors import ModerationRefused
+
+
+def seat_to_bot_locked(table_id: int, position: int) -> tuple[Table, Seat]:
+    """Under the caller's transaction: lock the table; the bot plays ``position`` to the end
+    (the player keeps the seat in the record, like an expelled one, and watches)."""
+    table, seats = lock_table_with_seats(table_id)
+    if table.status != Table.Status.PLAYING:
+        raise ModerationRefused(f"table {table_id} is not being played")
+    seat = next((s for s in seats if s.position == position), None)
+    if seat is None or seat.played_by_bot:
+        raise ModerationRefused(f"seat {position} of table {table_id} is not played by a person")
+    seat.expelled = True
+    seat.save(update_fields=["expelled"])
+    name = seat.user.get_username() if seat.user else f"seat {position + 1}"
+    chat_notice(table=table, text=f"A moderator gave {name}'s seat to the bot.")
+    change = Transition(table=table, seats=seats, state=table.state)
+    change.run_bots()
+    change.commit()
+    return table, seat
+
+
+def seat_to_user_locked(
+    table_id: int, position: int, user: AbstractBaseUser
+) -> tuple[Table, Seat, AbstractBaseUser | None]:
+    """Under the caller's transaction: ``user`` takes seat ``position`` over (the hand, the
+    score, the clock), whoever or whatever played it."""
+    table, seats = lock_table_with_seats(table_id)
+    if table.status != Table.Status.PLAYING:
+        raise ModerationRefused(f"table {table_id} is not being played")
+    seat = next((s for s in seats if s.position == position), None)
+    if seat is None:
+        raise ModerationRefused(f"table {table_id} has no seat {position}")
+    if any(s.user_id == user.pk for s in seats):
+        raise ModerationRefused(f"{user.get_username()} already sits at table {table_id}")
+    if not user.is_active:
+        raise ModerationRefused(f"{user.get_username()} cannot sign in")
+    before = seat.user
+    seat.user, seat.is_bot, seat.expelled, seat.missed_turns = user, False, False, 0
+    seat.save(update_fields=["user", "is_bot", "expelled", "missed_turns"])
+    chat_notice(
+        table=table,
+        text=f"A moderator gave {before.get_username() if before else 'the bot'}'s seat "
+        f"to {user.get_username()}.",
+    )
+    change = Transition(table=table, seats=seats, state=table.state)
+    change.commit()
+    return table, seat, before

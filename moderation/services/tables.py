@@ -1,0 +1,138 @@
+"""Table moderation: abort a table, reseat it, read its full state (each audited)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from chat.services import chat_notice
+from games import engine
+from games.models import Move, Table
+from games.services.common import lock_table_with_seats, on_commit_changed, read_table_with_seats
+
+from ..audit import audit_write
+from ..models import AuditEntry
+from .errors import ModerationRefused
+from .seats import seat_to_bot_locked, seat_to_user_locked
+
+
+def table_abort(*, moderator: AbstractBaseUser, table_id: int, reason: str) -> Table:
+    """End a table now, with no winner: no rating changes and no statistics (they skip
+    aborted tables), clocks stopped; the players are told why (the table's meta carries the
+    reason, a notice in the chat, a fresh frame on every socket)."""
+    if not reason.strip():
+        raise ModerationRefused("say why the table is aborted: the players will read it")
+    with transaction.atomic():
+        table, _ = lock_table_with_seats(table_id)
+        if table.status not in (Table.Status.OPEN, Table.Status.PLAYING):
+            raise ModerationRefused(f"table {table_id} is already {table.status}")
+        before = table.status
+        table.status = Table.Status.ABORTED
+        table.window_deadline = table.turn_deadline = table.turn_started = None
+        table.remind_at = None
+        table.options = {
+            **table.options,
+            "aborted": {
+                "by": "moderator",
+                "reason": reason.strip(),
+                "at": timezone.now().isoformat(),
+            },
+        }
+        table.version += 1
+        table.save(
+            update_fields=[
+                "status",
+                "window_deadline",
+                "turn_deadline",
+                "turn_started",
+                "remind_at",
+                "options",
+                "version",
+                "updated",
+            ]
+        )
+        chat_notice(table=table, text=f"A moderator aborted this table: {reason.strip()}")
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.ABORT_TABLE,
+            table=table,
+            reason=reason,
+            status_before=before,
+            moves=table.move_count,
+        )
+        on_commit_changed(table)
+    return table
+
+
+def seat_to_bot(*, moderator: AbstractBaseUser, table_id: int, position: int, reason: str) -> Table:
+    """The bot plays seat ``position`` (0-based) to the end of the game."""
+    with transaction.atomic():
+        table, seat = seat_to_bot_locked(table_id, position)
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.SEAT_TO_BOT,
+            target_user=seat.user,
+            table=table,
+            reason=reason,
+            seat=position,
+        )
+    return table
+
+
+def seat_to_user(
+    *,
+    moderator: AbstractBaseUser,
+    table_id: int,
+    position: int,
+    user: AbstractBaseUser,
+    reason: str,
+) -> Table:
+    """``user`` takes seat ``position`` (0-based) over, hand and score included."""
+    with transaction.atomic():
+        table, seat, before = seat_to_user_locked(table_id, position, user)
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.SEAT_TO_USER,
+            target_user=user,
+            table=table,
+            reason=reason,
+            seat=position,
+            previous=before.get_username() if before else None,
+        )
+    return table
+
+
+def table_inspect(
+    *, moderator: AbstractBaseUser, table_id: int, move: int | None = None
+) -> dict[str, Any]:
+    """The full record of a table for a moderator: every move, and the engine state (all the
+    hands, the stock) after move ``move`` (the current one when None), rebuilt by replaying
+    the moves from the deal. Reading hands is audited like any other moderator action."""
+    table, seats = read_table_with_seats(table_id, lock=False)
+    moves = list(Move.objects.filter(table=table).order_by("seq"))
+    state = table.state
+    at = table.move_count
+    if state is not None and move is not None and 0 <= move < table.move_count:
+        state, at = _replay(table, moves[:move]), move
+    with transaction.atomic():
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.INSPECT_TABLE,
+            table=table,
+            move=at,
+        )
+    return {"table": table, "seats": seats, "moves": moves, "state": state, "at": at}
+
+
+def _replay(table: Table, moves: list[Move]) -> dict[str, Any]:
+    """The state after ``moves``, from the deal: the engine is deterministic from the seed."""
+    state = table.state or {}
+    first = engine.new_game(
+        table.seat_count, state["seed"], table.ruleset, table.options.get("engine") or None
+    )
+    for m in moves:
+        first, _ = engine.apply(first, m.seat, m.action)
+    return first

@@ -1,0 +1,188 @@
+"""Suspend, ban, mute, lift: restrictions on a user, each with its audit row.
+
+A suspension or a ban clears ``is_active``, which every door checks already: sign-in (the
+auth backend), each request's session (Django's auth middleware reads the user afresh), API
+tokens (accounts/tokens.py selects active users only) and websockets (games.live reads the
+session and user for every frame, and the user's open sockets are closed at once here).
+The user's seats at tables being played go to the bot.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Seat, Table
+
+from ..audit import audit_write
+from ..live import close_user_sockets_on_commit
+from ..models import AuditEntry, Restriction
+from ..selectors import ACCOUNT_KINDS, active_restrictions
+from .errors import ModerationRefused
+from .seats import seat_to_bot_locked
+
+MAX_DAYS = 3650
+
+
+def _check_target(moderator: AbstractBaseUser, user: AbstractBaseUser) -> None:
+    if user.pk == moderator.pk:
+        raise ModerationRefused("you cannot restrict yourself")
+    if getattr(user, "is_superuser", False) and not getattr(moderator, "is_superuser", False):
+        raise ModerationRefused("only a superuser can restrict a superuser")
+
+
+def _until(duration: timedelta) -> datetime:
+    if duration <= timedelta(0) or duration > timedelta(days=MAX_DAYS):
+        raise ModerationRefused(f"a duration is more than nothing and at most {MAX_DAYS} days")
+    return timezone.now() + duration
+
+
+def user_suspend(
+    *, moderator: AbstractBaseUser, user: AbstractBaseUser, duration: timedelta, reason: str
+) -> Restriction:
+    """Suspend ``user`` for ``duration``: they are signed out everywhere at once, cannot sign
+    in until it ends, and the bot plays their seats."""
+    return _restrict_account(
+        moderator=moderator, user=user, until=_until(duration), reason=reason, ban=False
+    )
+
+
+def user_ban(*, moderator: AbstractBaseUser, user: AbstractBaseUser, reason: str) -> Restriction:
+    """Ban ``user`` for good (until a moderator lifts it): as a suspension with no end."""
+    return _restrict_account(moderator=moderator, user=user, until=None, reason=reason, ban=True)
+
+
+def _restrict_account(
+    *,
+    moderator: AbstractBaseUser,
+    user: AbstractBaseUser,
+    until: datetime | None,
+    reason: str,
+    ban: bool,
+) -> Restriction:
+    _check_target(moderator, user)
+    kind = Restriction.Kind.BAN if ban else Restriction.Kind.SUSPEND
+    with transaction.atomic():
+        restriction = Restriction.objects.create(
+            user=user, kind=kind, until=until, reason=reason, created_by=moderator
+        )
+        get_user_model().objects.filter(pk=user.pk).update(is_active=False)
+        user.is_active = False
+        # Tables in id order, each locked in turn: two moderators never deadlock.
+        seats = (
+            Seat.objects.filter(
+                user=user, expelled=False, is_bot=False, table__status=Table.Status.PLAYING
+            )
+            .order_by("table_id")
+            .values_list("table_id", "position")
+        )
+        tables = []
+        for table_id, position in list(seats):
+            seat_to_bot_locked(table_id, position)
+            tables.append(table_id)
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.BAN if ban else AuditEntry.Action.SUSPEND,
+            target_user=user,
+            reason=reason,
+            restriction=restriction.pk,
+            until=until.isoformat() if until else None,
+            seats_to_bot=tables,
+        )
+        close_user_sockets_on_commit(
+            user.pk, "your account is banned" if ban else "your account is suspended"
+        )
+    return restriction
+
+
+def user_mute(
+    *, moderator: AbstractBaseUser, user: AbstractBaseUser, duration: timedelta, reason: str
+) -> Restriction:
+    """Mute ``user`` in every table chat for ``duration`` (they still play)."""
+    _check_target(moderator, user)
+    until = _until(duration)
+    with transaction.atomic():
+        restriction = Restriction.objects.create(
+            user=user, kind=Restriction.Kind.MUTE, until=until, reason=reason, created_by=moderator
+        )
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.MUTE,
+            target_user=user,
+            reason=reason,
+            restriction=restriction.pk,
+            until=until.isoformat(),
+        )
+    return restriction
+
+
+def restriction_lift(
+    *, moderator: AbstractBaseUser, restriction_id: int, reason: str
+) -> Restriction:
+    """End a restriction early. The user may sign in again once no suspension or ban is left
+    (their seats stay with the bot: a game does not wait for a suspension)."""
+    with transaction.atomic():
+        restriction = (
+            Restriction.objects.select_for_update(of=("self",))
+            .select_related("user")
+            .filter(pk=restriction_id)
+            .first()
+        )
+        now = timezone.now()
+        if (
+            restriction is None
+            or restriction.lifted
+            or (restriction.until is not None and restriction.until <= now)
+        ):
+            raise ModerationRefused("this restriction is not in force")
+        restriction.lifted = now
+        restriction.save(update_fields=["lifted"])
+        _reactivate_if_free(restriction.user, now)
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.LIFT,
+            target_user=restriction.user,
+            reason=reason,
+            restriction=restriction.pk,
+            kind=restriction.kind,
+        )
+    return restriction
+
+
+def restrictions_expire(*, now: datetime | None = None) -> int:
+    """End the restrictions whose time is up (the beat runs this every minute): a suspended
+    user may sign in again. Safe to run twice: each row is claimed by a conditional update."""
+    now = now or timezone.now()
+    done = 0
+    due = Restriction.objects.filter(lifted=None, until__lte=now).select_related("user")
+    for restriction in list(due[:500]):
+        with transaction.atomic():
+            claimed = Restriction.objects.filter(pk=restriction.pk, lifted=None).update(
+                lifted=restriction.until
+            )
+            if not claimed:
+                continue
+            _reactivate_if_free(restriction.user, now)
+            audit_write(
+                actor=None,
+                action=AuditEntry.Action.EXPIRE,
+                target_user=restriction.user,
+                reason=f"{restriction.get_kind_display()} ended",
+                restriction=restriction.pk,
+                kind=restriction.kind,
+            )
+            done += 1
+    return done
+
+
+def _reactivate_if_free(user: AbstractBaseUser, now: datetime) -> None:
+    if active_restrictions(user, ACCOUNT_KINDS, now).exists():
+        return
+    if not Restriction.objects.filter(user=user, kind__in=ACCOUNT_KINDS).exists():
+        return  # never restricted by moderation: is_active is not ours to set
+    get_user_model().objects.filter(pk=user.pk).update(is_active=True)
+    user.is_active = True

@@ -73,6 +73,10 @@ INSTALLED_APPS = [
     "channels",
     "ninja",
     "axes",
+    # Staff sign in to the admin with a second factor: TOTP, and static recovery codes.
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "accounts",
     "games",
     "chat",
@@ -88,6 +92,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): the session passed a second factor (the admin requires it).
+    "django_otp.middleware.OTPMiddleware",
     # Marks signed-in users online (games/presence.py), so reminders skip them.
     "games.presence.PresenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -267,6 +273,9 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# The name authenticator apps show beside a staff member's TOTP code.
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "May I?")
 
 # Password guessing: five failures for one username from one address lock it for an hour.
 AXES_ENABLED = env_bool("AXES_ENABLED", True)

@@ -8,6 +8,7 @@ urlpatterns = [
     path("api/", api.urls),
     re_path(r"^api/(?P<rest>.*)$", api_not_found),
     path("", include("stats.urls")),
+    path("accounts/", include("moderation.urls")),
     path("accounts/", include("accounts.urls")),
     path("rules/", include("rules.urls")),
     path("", include("games.urls")),

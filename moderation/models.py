@@ -70,6 +70,8 @@ class AuditEntry(models.Model):
         REPORT = "report", "report filed"
         REPORT_ASSIGN = "report_assign", "report assigned"
         REPORT_RESOLVE = "report_resolve", "report resolved"
+        OTP_ENROL = "otp_enrol", "set up two-factor sign-in"
+        OTP_CODES = "otp_codes", "new recovery codes"
 
     # None: the site itself (an expiry).
     actor = models.ForeignKey(

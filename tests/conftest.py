@@ -81,3 +81,27 @@ def api_for(db: None) -> Any:
         return clients[user.pk]
 
     return make
+
+
+def verified_client(user: Any) -> Any:
+    """A test client signed in as ``user`` whose session passed the second factor (a TOTP
+    device of theirs, confirmed): the admin requires it (moderation/admin_site.py)."""
+    from django.test import Client
+    from django_otp import DEVICE_ID_SESSION_KEY
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device, _ = TOTPDevice.objects.get_or_create(
+        user=user, name="test authenticator", defaults={"confirmed": True}
+    )
+    client = Client()
+    client.force_login(user)
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+    session.save()
+    return client
+
+
+@pytest.fixture
+def admin_client(db: None, admin_user: Any) -> Any:
+    """pytest-django's admin_client, with the second factor the admin requires."""
+    return verified_client(admin_user)

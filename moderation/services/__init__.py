@@ -3,12 +3,22 @@
 from .errors import BadReport, ModerationRefused, ReportNotFound
 from .reports import report_assign, report_create, report_resolve
 from .tables import seat_to_bot, seat_to_user, table_abort, table_inspect
+from .twofactor import (
+    otp_device_confirm,
+    otp_device_pending,
+    otp_enrolled,
+    otp_recovery_codes_new,
+)
 from .users import restriction_lift, restrictions_expire, user_ban, user_mute, user_suspend
 
 __all__ = [
     "BadReport",
     "ModerationRefused",
     "ReportNotFound",
+    "otp_device_confirm",
+    "otp_device_pending",
+    "otp_enrolled",
+    "otp_recovery_codes_new",
     "report_assign",
     "report_create",
     "report_resolve",

@@ -1,0 +1,441 @@
+"""The moderators' admin: every change goes through a moderation service (with its audit
+row); every list here is read-only otherwise."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+
+from chat.models import ChatMessage
+from chat.services import chat_hide
+from games import engine
+from games.services import ServiceError
+
+from . import services
+from .admin_actions import DurationForm, ReasonForm, ResolveForm, form_action
+from .models import AuditEntry, Member, Report, Restriction, TableCase
+
+
+class ReadOnly(admin.ModelAdmin):
+    """Nothing is added, edited or deleted by hand: the actions are services."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _perm(request: HttpRequest, codename: str, app: str = "moderation") -> bool:
+    return request.user.has_perm(f"{app}.{codename}")  # type: ignore[union-attr]
+
+
+def inspect_url(table_id: int, move: int | None = None) -> str:
+    url = reverse("admin:moderation_tablecase_inspect", args=[table_id])
+    return f"{url}?move={move}" if move is not None else url
+
+
+# ---- users ------------------------------------------------------------------------------------
+
+
+def _duration(data: dict[str, Any]) -> timedelta:
+    return timedelta(days=data["days"] or 0, hours=data["hours"] or 0)
+
+
+@admin.register(Member)
+class MemberAdmin(ReadOnly):
+    list_display = ("username", "email", "is_active", "is_staff", "standing", "date_joined")
+    list_filter = ("is_active", "is_staff")
+    search_fields = ("username", "email")
+    fields = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    ordering = ("username",)
+    actions = [
+        form_action(
+            name="suspend",
+            description="Suspend for a time",
+            permission="suspend",
+            form_class=DurationForm,
+            apply=lambda request, user, data: services.user_suspend(
+                moderator=request.user, user=user, duration=_duration(data), reason=data["reason"]
+            ),
+        ),
+        form_action(
+            name="ban",
+            description="Ban",
+            permission="ban",
+            form_class=ReasonForm,
+            apply=lambda request, user, data: services.user_ban(
+                moderator=request.user, user=user, reason=data["reason"]
+            ),
+        ),
+        form_action(
+            name="mute",
+            description="Mute in chat for a time",
+            permission="mute",
+            form_class=DurationForm,
+            apply=lambda request, user, data: services.user_mute(
+                moderator=request.user, user=user, duration=_duration(data), reason=data["reason"]
+            ),
+        ),
+    ]
+
+    @admin.display(description="restrictions in force")
+    def standing(self, obj: Any) -> str:
+        live = [str(r.get_kind_display()) for r in obj.restrictions.all() if r.lifted is None]
+        return ", ".join(live) or "—"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("restrictions")
+
+    def has_suspend_permission(self, request: HttpRequest) -> bool:
+        return _perm(request, "suspend_member")
+
+    def has_ban_permission(self, request: HttpRequest) -> bool:
+        return _perm(request, "ban_member")
+
+    def has_mute_permission(self, request: HttpRequest) -> bool:
+        return _perm(request, "mute_member")
+
+
+@admin.register(Restriction)
+class RestrictionAdmin(ReadOnly):
+    list_display = ("user", "kind", "until", "lifted", "created_by", "created", "reason")
+    list_filter = ("kind", ("lifted", admin.EmptyFieldListFilter), "created")
+    search_fields = ("user__username", "reason")
+    list_select_related = ("user", "created_by")
+    actions = [
+        form_action(
+            name="lift",
+            description="Lift now",
+            permission="lift",
+            form_class=ReasonForm,
+            apply=lambda request, r, data: services.restriction_lift(
+                moderator=request.user, restriction_id=r.pk, reason=data["reason"]
+            ),
+        )
+    ]
+
+    def has_lift_permission(self, request: HttpRequest) -> bool:
+        return _perm(request, "lift_member")
+
+
+# ---- chat -------------------------------------------------------------------------------------
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnly):
+    # Text is shown as text: the admin escapes it like every value.
+    list_display = ("created", "table_link", "author", "audience", "hidden", "text")
+    list_filter = ("hidden", "audience", "created")
+    search_fields = ("text", "author__username", "=table__id")
+    list_select_related = ("author", "table")
+    actions = [
+        form_action(
+            name="hide",
+            description="Hide (kept for the record)",
+            permission="hide",
+            form_class=ReasonForm,
+            apply=lambda request, m, data: chat_hide(
+                message_id=m.pk, moderator=request.user, reason=data["reason"]
+            ),
+        )
+    ]
+
+    @admin.display(description="table")
+    def table_link(self, obj: ChatMessage) -> str:
+        return format_html(
+            '<a href="{}">#{} at move {}</a>',
+            inspect_url(obj.table_id, obj.move_seq),
+            obj.table_id,
+            obj.move_seq,
+        )
+
+    def has_hide_permission(self, request: HttpRequest) -> bool:
+        return _perm(request, "hide_chatmessage", "chat")
+
+
+# ---- reports ----------------------------------------------------------------------------------
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnly):
+    list_display = (
+        "id",
+        "created",
+        "status",
+        "reason",
+        "reported_user",
+        "reporter",
+        "table_link",
+        "assignee",
+        "what",
+    )
+    list_filter = ("status", "reason", ("assignee", admin.RelatedOnlyFieldListFilter), "created")
+    search_fields = ("reported_user__username", "reporter__username", "note", "=table__id")
+    list_select_related = ("reported_user", "reporter", "assignee", "message")
+    readonly_fields = (
+        "status",
+        "reason",
+        "reporter",
+        "reported_user",
+        "table_link",
+        "chat_excerpt",
+        "note",
+        "assignee",
+        "resolution",
+        "created",
+        "resolved",
+    )
+    fields = readonly_fields
+    actions = [
+        form_action(
+            name="assign_to_me",
+            description="Assign to me",
+            permission="change",
+            form_class=forms.Form,
+            apply=lambda request, r, data: services.report_assign(
+                report_id=r.pk, moderator=request.user
+            ),
+        ),
+        form_action(
+            name="resolve",
+            description="Resolve with a note",
+            permission="change",
+            form_class=ResolveForm,
+            apply=lambda request, r, data: services.report_resolve(
+                report_id=r.pk, moderator=request.user, note=data["note"]
+            ),
+        ),
+    ]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # "change" is the permission to work the queue (the actions); the form stays read-only.
+        return obj is None and _perm(request, "change_report")
+
+    @admin.display(description="table")
+    def table_link(self, obj: Report) -> str:
+        return format_html(
+            '<a href="{}">#{} at move {}</a>',
+            inspect_url(obj.table_id, obj.move_seq),
+            obj.table_id,
+            obj.move_seq,
+        )
+
+    @admin.display(description="reported")
+    def what(self, obj: Report) -> str:
+        return f"message: {obj.message.text[:80]}" if obj.message else "player"
+
+    @admin.display(description="chat up to the report")
+    def chat_excerpt(self, obj: Report) -> str:
+        if not obj.excerpt:
+            return "—"
+        rows = format_html_join(
+            "",
+            '<li class="{}"><strong>{}</strong> {} <small>(move {})</small></li>',
+            (
+                (
+                    "reported" if obj.message_id == m.get("id") else "",
+                    m.get("author") or "site",
+                    m.get("text", ""),
+                    m.get("move"),
+                )
+                for m in obj.excerpt
+            ),
+        )
+        return format_html("<ol>{}</ol>", rows)
+
+
+# ---- the audit log ----------------------------------------------------------------------------
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnly):
+    list_display = ("created", "actor", "action", "target_user", "table", "reason")
+    list_filter = (
+        "action",
+        ("actor", admin.RelatedOnlyFieldListFilter),
+        ("target_user", admin.RelatedOnlyFieldListFilter),
+        "created",
+    )
+    search_fields = ("actor__username", "target_user__username", "reason", "=table__id")
+    list_select_related = ("actor", "target_user", "table")
+    date_hierarchy = "created"
+    readonly_fields = ("created", "actor", "action", "target_user", "table", "reason", "details")
+
+
+def _seat_name(seat: Any) -> str:
+    if seat is None or seat.user is None:
+        return "bot"
+    return seat.user.get_username() + (" (the bot plays)" if seat.expelled else "")
+
+
+# ---- tables -----------------------------------------------------------------------------------
+
+
+class ReseatForm(ReasonForm):
+    position = forms.IntegerField(min_value=1, max_value=8, help_text="the seat, from 1")
+    username = forms.CharField(
+        required=False, help_text="the user who takes the seat over; empty: the bot plays it"
+    )
+
+    def clean_username(self) -> Any:
+        name = self.cleaned_data.get("username", "").strip()
+        if not name:
+            return None
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            raise forms.ValidationError(f"there is no user {name!r}")
+        return user
+
+
+@admin.register(TableCase)
+class TableCaseAdmin(ReadOnly):
+    list_display = (
+        "id",
+        "status",
+        "ruleset",
+        "public",
+        "players",
+        "move_count",
+        "created",
+        "links",
+    )
+    list_filter = ("status", "ruleset", "public", "created")
+    search_fields = ("=id", "seats__user__username", "host__username")
+    fields = ("status", "ruleset", "public", "host", "version", "move_count", "created", "links")
+    readonly_fields = fields
+    actions = [
+        form_action(
+            name="abort",
+            description="Abort (no winner, no ratings)",
+            permission="abort",
+            form_class=ReasonForm,
+            apply=lambda request, t, data: services.table_abort(
+                moderator=request.user, table_id=t.pk, reason=data["reason"]
+            ),
+        )
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    @admin.display(description="players")
+    def players(self, obj: TableCase) -> str:
+        return ", ".join(
+            (s.user.get_username() if s.user else "bot") + (" (bot plays)" if s.expelled else "")
+            for s in obj.seats.all()
+        )
+
+    @admin.display(description="")
+    def links(self, obj: TableCase) -> str:
+        return format_html(
+            '<a href="{}">state, hands, replay</a> · <a href="{}">reseat</a>',
+            inspect_url(obj.pk),
+            reverse("admin:moderation_tablecase_reseat", args=[obj.pk]),
+        )
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        return _perm(request, "abort_tablecase")
+
+    def get_urls(self) -> list:
+        wrap = self.admin_site.admin_view
+        return [
+            path(
+                "<int:table_id>/inspect/",
+                wrap(self.inspect_view),
+                name="moderation_tablecase_inspect",
+            ),
+            path(
+                "<int:table_id>/reseat/", wrap(self.reseat_view), name="moderation_tablecase_reseat"
+            ),
+            *super().get_urls(),
+        ]
+
+    def inspect_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
+        """Every move, and the full state (every hand, the stock) after any of them."""
+        if not _perm(request, "inspect_tablecase"):
+            raise PermissionDenied
+        get_object_or_404(TableCase, pk=table_id)
+        try:
+            move = int(request.GET["move"]) if "move" in request.GET else None
+        except ValueError:
+            move = None
+        record = services.table_inspect(moderator=request.user, table_id=table_id, move=move)
+        state = record["state"]
+        seats = {s.position: s for s in record["seats"]}
+        view = engine.view(state, None) if state is not None else None
+        hands = [
+            {
+                "position": position + 1,
+                "who": _seat_name(seats.get(position)),
+                "cards": hand,
+            }
+            for position, hand in enumerate((state or {}).get("hands", []))
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Table #{table_id}: state and moves",
+            "opts": self.model._meta,
+            "table": record["table"],
+            "at": record["at"],
+            "moves": record["moves"],
+            "hands": hands,
+            "view": view,
+            "stock": (state or {}).get("stock", []),
+            "state_json": state,
+            "reseat_url": reverse("admin:moderation_tablecase_reseat", args=[table_id]),
+        }
+        return TemplateResponse(request, "admin/moderation/inspect.html", context)
+
+    def reseat_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
+        """Give a seat to the bot, or to another user."""
+        if not _perm(request, "reseat_tablecase"):
+            raise PermissionDenied
+        table = get_object_or_404(TableCase, pk=table_id)
+        form = ReseatForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                if data["username"] is None:
+                    services.seat_to_bot(
+                        moderator=request.user,
+                        table_id=table_id,
+                        position=data["position"] - 1,
+                        reason=data["reason"],
+                    )
+                else:
+                    services.seat_to_user(
+                        moderator=request.user,
+                        table_id=table_id,
+                        position=data["position"] - 1,
+                        user=data["username"],
+                        reason=data["reason"],
+                    )
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(request, "The seat changed hands.", messages.SUCCESS)
+                return redirect(inspect_url(table_id))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Table #{table_id}: reseat",
+            "opts": self.model._meta,
+            "table": table,
+            "seats": list(table.seats.select_related("user")),
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/moderation/reseat.html", context)

@@ -1,0 +1,85 @@
+"""Admin actions that ask for a reason (and a duration...) on a page of their own, then call
+one moderation service per selected row. Each is gated by its permission through Django's
+``allowed_permissions``: without it the action is neither offered nor run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+
+from games.services import ServiceError
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        help_text="Kept in the audit log; the players read it when a table is aborted.",
+    )
+
+
+class DurationForm(ReasonForm):
+    days = forms.IntegerField(min_value=0, max_value=3650, initial=1)
+    hours = forms.IntegerField(min_value=0, max_value=23, initial=0)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("days") and not data.get("hours"):
+            raise forms.ValidationError("give a duration of at least an hour")
+        return data
+
+
+class ResolveForm(forms.Form):
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        help_text="What was done, or why nothing was.",
+    )
+
+
+def form_action(
+    *,
+    name: str,
+    description: str,
+    permission: str,
+    form_class: type[forms.Form],
+    apply: Callable[[HttpRequest, Any, dict[str, Any]], Any],
+) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], TemplateResponse | None]:
+    def action(
+        modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Model]
+    ) -> TemplateResponse | None:
+        form = form_class(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            done = 0
+            for obj in queryset:
+                try:
+                    apply(request, obj, form.cleaned_data)
+                except ServiceError as exc:
+                    modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+                else:
+                    done += 1
+            if done:
+                modeladmin.message_user(request, f"{description}: done for {done}.")
+            return None
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "title": description,
+            "opts": modeladmin.model._meta,
+            "queryset": queryset,
+            "form": form,
+            "action": name,
+            "checkbox_name": ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/moderation/action_form.html", context)
+
+    action.__name__ = name
+    action.short_description = description  # type: ignore[attr-defined]
+    action.allowed_permissions = (permission,)  # type: ignore[attr-defined]
+    return action

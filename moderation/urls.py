@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("2fa/", views.otp_setup, name="otp_setup"),
+]

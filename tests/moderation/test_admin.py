@@ -1,0 +1,247 @@
+"""The moderators' admin: who gets in (staff, with a second factor), the Moderators group's
+permissions, each action through the admin, and a moderator refused what they may not do."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, Permission
+from django.test import Client
+from django_otp.oath import TOTP
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from chat import services as chat
+from chat.models import ChatMessage
+from games.models import Seat, Table
+from moderation import services
+from moderation.models import AuditEntry, Report, Restriction
+from moderation.permissions import GROUP, MODERATOR_PERMISSIONS
+from tests.conftest import PASSWORD, verified_client
+
+
+def make_staff(django_user_model: Any, name: str, *, moderator: bool = True) -> Any:
+    user = django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+    user.is_staff = True
+    user.save()
+    if moderator:
+        user.groups.add(Group.objects.get(name=GROUP))
+    return user
+
+
+@pytest.fixture
+def mod(db: None, django_user_model: Any) -> Any:
+    return make_staff(django_user_model, "mod")
+
+
+def code_of(device: TOTPDevice) -> str:
+    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    return f"{totp.token():0{device.digits}d}"
+
+
+def test_the_moderators_group_has_exactly_the_moderation_permissions(db):
+    held = {
+        (p.content_type.app_label, p.content_type.model, p.codename)
+        for p in Group.objects.get(name=GROUP).permissions.select_related("content_type")
+    }
+    assert held == set(MODERATOR_PERMISSIONS)
+
+
+def test_only_verified_staff_reach_the_admin(alice, mod, django_user_model):
+    # A player, signed in: sent to the admin's sign-in.
+    player = Client()
+    player.force_login(alice)
+    assert player.get("/admin/").status_code == 302
+    # Staff, even a superuser, signed in with the password only: the same.
+    boss = django_user_model.objects.create_superuser("boss", "b@example.com", PASSWORD)
+    for user in (mod, boss):
+        password_only = Client()
+        password_only.force_login(user)
+        response = password_only.get("/admin/")
+        assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    # With the second factor: in.
+    assert verified_client(mod).get("/admin/").status_code == 200
+    # A non-staff user with a verified device still is not staff.
+    assert verified_client(alice).get("/admin/").status_code == 302
+
+
+def test_the_admin_sign_in_asks_for_the_code_and_takes_a_recovery_code(mod):
+    device = TOTPDevice.objects.create(user=mod, name="phone", confirmed=True)
+    client = Client()
+    no_code = client.post("/admin/login/", {"username": "mod", "password": PASSWORD})
+    assert no_code.status_code == 200 and client.get("/admin/").status_code == 302
+    # The password first: the page then offers the user's devices (an app, recovery codes).
+    assert device.persistent_id in no_code.content.decode()
+    login = {"username": "mod", "password": PASSWORD, "otp_device": device.persistent_id}
+    wrong = client.post("/admin/login/", {**login, "otp_token": "000000"})
+    assert wrong.status_code == 200 and client.get("/admin/").status_code == 302
+    # A wrong code makes the next try wait (django-otp's throttling); the test does not.
+    device.refresh_from_db()
+    device.throttle_reset()
+    ok = client.post("/admin/login/", {**login, "otp_token": code_of(device)})
+    assert ok.status_code == 302 and client.get("/admin/").status_code == 200
+
+    codes = StaticDevice.objects.create(user=mod, name="recovery", confirmed=True)
+    codes.token_set.create(token="recover1")
+    other = Client()
+    other.post(
+        "/admin/login/",
+        {**login, "otp_device": codes.persistent_id, "otp_token": "recover1"},
+    )
+    assert other.get("/admin/").status_code == 200
+    assert not codes.token_set.exists()  # a recovery code works once
+
+
+def test_a_suspended_moderator_loses_the_admin_at_once(mod, django_user_model):
+    client = verified_client(mod)
+    assert client.get("/admin/").status_code == 200
+    boss = django_user_model.objects.create_superuser("boss", "b@example.com", PASSWORD)
+    services.user_ban(moderator=boss, user=mod, reason="leaked hands")
+    assert client.get("/admin/").status_code == 302
+
+
+def test_enrolling_a_totp_device_with_a_qr_code(mod, alice):
+    client = Client()
+    client.force_login(mod)
+    page = client.get("/accounts/2fa/")
+    html = page.content.decode()
+    assert page.status_code == 200 and "<svg" in html and 'id="otp-secret"' in html
+    assert 'style="' not in html
+    device = TOTPDevice.objects.get(user=mod, confirmed=False)
+    wrong = client.post("/accounts/2fa/", {"token": "123456"})
+    assert wrong.status_code == 400 and "not right" in wrong.content.decode()
+    done = client.post("/accounts/2fa/", {"token": code_of(device)})
+    assert done.status_code == 200
+    device.refresh_from_db()
+    assert device.confirmed
+    codes = StaticDevice.objects.get(user=mod).token_set.values_list("token", flat=True)
+    shown = done.content.decode()
+    assert len(codes) == 10 and all(code in shown for code in codes)
+    # This session proved the factor: the admin opens; the audit log says so.
+    assert client.get("/admin/").status_code == 200
+    assert AuditEntry.objects.filter(action="otp_enrol", actor=mod).exists()
+    # Players are told the page is not for them.
+    player = Client()
+    player.force_login(alice)
+    assert player.get("/accounts/2fa/").status_code == 403
+
+
+def post_action(client, url, action, ids, **data):
+    return client.post(
+        url, {"action": action, "_selected_action": [str(i) for i in ids], "apply": "1", **data}
+    )
+
+
+def test_suspend_mute_and_ban_through_the_admin(three_player_game, mod, bob, carol):
+    client = verified_client(mod)
+    url = "/admin/moderation/member/"
+    assert client.get(url).status_code == 200
+    response = post_action(client, url, "suspend", [bob.pk], days="2", hours="0", reason="abuse")
+    assert response.status_code == 302
+    restriction = Restriction.objects.get(user=bob)
+    assert restriction.kind == "suspend"
+    assert AuditEntry.objects.get(action="suspend").actor == mod
+    post_action(client, url, "mute", [carol.pk], days="0", hours="3", reason="spam")
+    assert Restriction.objects.get(user=carol).kind == "mute"
+    # Lift bob's suspension from the restrictions list.
+    post_action(client, "/admin/moderation/restriction/", "lift", [restriction.pk], reason="appeal")
+    bob.refresh_from_db()
+    assert bob.is_active
+
+
+def test_a_moderator_without_a_permission_is_refused(three_player_game, django_user_model, bob):
+    limited = make_staff(django_user_model, "limited", moderator=False)
+    limited.user_permissions.add(
+        Permission.objects.get(codename="view_member"),
+        Permission.objects.get(codename="view_tablecase"),
+    )
+    client = verified_client(limited)
+    page = client.get("/admin/moderation/member/")
+    assert page.status_code == 200 and 'value="suspend"' not in page.content.decode()
+    post_action(client, "/admin/moderation/member/", "suspend", [bob.pk], days="1", reason="x")
+    post_action(client, "/admin/moderation/member/", "ban", [bob.pk], reason="x")
+    assert not Restriction.objects.exists()
+    bob.refresh_from_db()
+    assert bob.is_active
+    table = three_player_game.pk
+    assert client.get(f"/admin/moderation/tablecase/{table}/inspect/").status_code == 403
+    assert (
+        client.post(
+            f"/admin/moderation/tablecase/{table}/reseat/",
+            {"position": "2", "username": "", "reason": "x"},
+        ).status_code
+        == 403
+    )
+    post_action(client, "/admin/moderation/tablecase/", "abort", [table], reason="x")
+    assert Table.objects.get(pk=table).status == Table.Status.PLAYING
+    assert client.get("/admin/moderation/auditentry/").status_code == 403
+    assert client.get("/admin/games/table/").status_code == 403
+    assert not AuditEntry.objects.exists()
+
+
+def test_abort_reseat_inspect_and_hide_through_the_admin(three_player_game, mod, bob, charlie):
+    client = verified_client(mod)
+    table = three_player_game
+    said = chat.chat_post(table_id=table.pk, user=bob, text="<b>rude</b>")
+    listing = client.get("/admin/chat/chatmessage/").content.decode()
+    assert "&lt;b&gt;rude&lt;/b&gt;" in listing and "<b>rude</b>" not in listing
+    post_action(client, "/admin/chat/chatmessage/", "hide", [said.pk], reason="insult")
+    assert ChatMessage.objects.get(pk=said.pk).hidden
+
+    page = client.get(f"/admin/moderation/tablecase/{table.pk}/inspect/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    for hand in table.state["hands"]:
+        assert " ".join(hand) in html
+    assert AuditEntry.objects.filter(action="inspect_table", actor=mod).count() == 1
+
+    seat = Seat.objects.get(table=table, user=bob)
+    response = client.post(
+        f"/admin/moderation/tablecase/{table.pk}/reseat/",
+        {"position": str(seat.position + 1), "username": "charlie", "reason": "bob left"},
+    )
+    assert response.status_code == 302
+    seat.refresh_from_db()
+    assert seat.user == charlie
+    bad = client.post(
+        f"/admin/moderation/tablecase/{table.pk}/reseat/",
+        {"position": str(seat.position + 1), "username": "nobody", "reason": "x"},
+    )
+    assert bad.status_code == 200 and "no user" in bad.content.decode()
+
+    post_action(client, "/admin/moderation/tablecase/", "abort", [table.pk], reason="cheating")
+    table.refresh_from_db()
+    assert table.status == Table.Status.ABORTED
+    actions = set(AuditEntry.objects.values_list("action", flat=True))
+    assert {"hide_message", "inspect_table", "seat_to_user", "abort_table"} <= actions
+
+
+def test_the_report_queue(public_game, mod, alice, bob):
+    said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
+    report = services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
+    )
+    client = verified_client(mod)
+    queue = client.get("/admin/moderation/report/?status__exact=open").content.decode()
+    assert "potato" in queue and f"/inspect/?move={said.move_seq}" in queue
+    detail = client.get(f"/admin/moderation/report/{report.pk}/change/")
+    assert detail.status_code == 200 and "potato" in detail.content.decode()
+    post_action(client, "/admin/moderation/report/", "assign_to_me", [report.pk])
+    post_action(client, "/admin/moderation/report/", "resolve", [report.pk], note="muted bob")
+    report.refresh_from_db()
+    assert report.status == "resolved" and report.assignee == mod
+    assert report.resolution == "muted bob"
+
+
+def test_the_audit_log_is_read_only_and_filterable(three_player_game, mod, bob):
+    services.user_mute(moderator=mod, user=bob, duration=timedelta(hours=1), reason="x")
+    client = verified_client(mod)
+    entry = AuditEntry.objects.get()
+    assert client.get("/admin/moderation/auditentry/?action__exact=mute").status_code == 200
+    assert client.get(f"/admin/moderation/auditentry/?actor__id__exact={mod.pk}").status_code == 200
+    assert client.get(f"/admin/moderation/auditentry/{entry.pk}/change/").status_code == 200
+    assert client.post(f"/admin/moderation/auditentry/{entry.pk}/delete/").status_code == 403
+    assert client.get("/admin/moderation/auditentry/add/").status_code == 403
+    assert Report.objects.count() == 0

@@ -63,7 +63,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 INSTALLED_APPS = [
     # daphne first: its runserver serves the ASGI application.
     "daphne",
-    "django.contrib.admin",
+    # django.contrib.admin, with the staff's second factor required (moderation/admin_site.py).
+    "moderation.apps.StaffAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

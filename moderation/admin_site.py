@@ -7,7 +7,6 @@ so a suspended or banned staff member loses the admin at once too.
 
 from __future__ import annotations
 
-from django.contrib import admin
 from django_otp.admin import OTPAdminSite
 
 
@@ -15,8 +14,3 @@ class StaffAdminSite(OTPAdminSite):
     site_header = "May I? moderation"
     site_title = "May I? admin"
     index_title = "Moderation"
-
-
-def install() -> None:
-    """Make the default admin site (where every app registers its models) this one."""
-    admin.site.__class__ = StaffAdminSite

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from accounts.sessions import session_user
 from chat.live import group_send
-from games import live
 
 
 def user_group(user_id: int) -> str:
@@ -15,7 +15,7 @@ def user_group(user_id: int) -> str:
 
 def user_group_for_session(session_key: str | None) -> str | None:
     """The group of the signed-in user of a socket's session (None when signed out)."""
-    user = live.session_user(session_key)
+    user = session_user(session_key)
     return user_group(user.pk) if user is not None else None
 
 

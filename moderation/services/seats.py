@@ -11,7 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from chat.services import chat_notice
 from games.models import Seat, Table
-from games.services.common import Transition, lock_table_with_seats
+from games.services.locking import lock_table_with_seats
+from games.services.transition import Transition
 
 from .errors import ModerationRefused
 

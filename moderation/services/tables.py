@@ -11,7 +11,9 @@ from django.utils import timezone
 from chat.services import chat_notice
 from games import engine
 from games.models import Move, Table
-from games.services.common import lock_table_with_seats, on_commit_changed, read_table_with_seats
+from games.services.locking import lock_table_with_seats
+from games.services.selectors import read_table_with_seats
+from games.services.transition import on_commit_changed
 
 from ..audit import audit_write
 from ..models import AuditEntry

@@ -2,7 +2,7 @@
 
 A suspension or a ban clears ``is_active``, which every door checks already: sign-in (the
 auth backend), each request's session (Django's auth middleware reads the user afresh), API
-tokens (accounts/tokens.py selects active users only) and websockets (games.live reads the
+tokens (accounts/tokens.py selects active users only) and websockets (accounts/sessions.py reads the
 session and user for every frame, and the user's open sockets are closed at once here).
 The user's seats at tables being played go to the bot.
 """

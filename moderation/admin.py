@@ -173,17 +173,18 @@ class ChatMessageAdmin(ReadOnly):
 
 @admin.register(Report)
 class ReportAdmin(ReadOnly):
+    # What was reported first: on a phone the list scrolls sideways after a few columns.
     list_display = (
-        "id",
-        "created",
+        "what",
         "status",
         "reason",
         "reported_user",
-        "reporter",
         "table_link",
+        "reporter",
         "assignee",
-        "what",
+        "created",
     )
+    list_display_links = ("what",)
     list_filter = ("status", "reason", ("assignee", admin.RelatedOnlyFieldListFilter), "created")
     search_fields = ("reported_user__username", "reporter__username", "note", "=table__id")
     list_select_related = ("reported_user", "reporter", "assignee", "message")
@@ -235,9 +236,11 @@ class ReportAdmin(ReadOnly):
             obj.move_seq,
         )
 
-    @admin.display(description="reported")
+    @admin.display(description="report")
     def what(self, obj: Report) -> str:
-        return f"message: {obj.message.text[:80]}" if obj.message else "player"
+        if obj.message is not None:
+            return f"#{obj.pk} message: {obj.message.text[:80]}"
+        return f"#{obj.pk} the player"
 
     @admin.display(description="chat up to the report")
     def chat_excerpt(self, obj: Report) -> str:
@@ -397,6 +400,8 @@ class TableCaseAdmin(ReadOnly):
             "view": view,
             "stock": (state or {}).get("stock", []),
             "state_json": state,
+            # Every message of the table, spectators' and hidden ones included.
+            "chat": ChatMessage.objects.filter(table_id=table_id).select_related("author"),
             "reseat_url": reverse("admin:moderation_tablecase_reseat", args=[table_id]),
         }
         return TemplateResponse(request, "admin/moderation/inspect.html", context)

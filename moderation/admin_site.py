@@ -14,3 +14,5 @@ class StaffAdminSite(OTPAdminSite):
     site_header = "May I? moderation"
     site_title = "May I? admin"
     index_title = "Moderation"
+    # The lists need the width (the report queue, the audit log), on phones above all.
+    enable_nav_sidebar = False

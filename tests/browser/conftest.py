@@ -7,6 +7,8 @@ where they must run.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -62,3 +64,33 @@ def page(browser: Any) -> Iterator[Any]:
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def asgi_server() -> Iterator[str]:
+    """The ASGI application (HTTP and websockets) served by daphne in a thread of the test
+    process: pytest-django's live_server speaks WSGI only. Twisted's reactor runs once per
+    process, so one server serves every module that needs it."""
+    from daphne.endpoints import build_endpoint_description_strings
+    from daphne.server import Server
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from twisted.internet import reactor
+
+    from mayi_site.asgi import application
+
+    server = Server(
+        application=ASGIStaticFilesHandler(application),
+        endpoints=build_endpoint_description_strings(host="127.0.0.1", port=0),
+        signal_handlers=False,
+    )
+    thread = threading.Thread(target=server.run, daemon=True, name="daphne")
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.listening_addresses:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("daphne did not start")
+        time.sleep(0.05)
+    host, port = server.listening_addresses[0]
+    yield f"http://{host}:{port}"
+    reactor.callFromThread(reactor.stop)
+    thread.join(5)

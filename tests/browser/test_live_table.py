@@ -5,14 +5,12 @@ and followed by a fresh read; a socket that closes late never leaves a second on
 
 pytest-django's live_server speaks WSGI only, so this module serves the ASGI application with
 daphne in a thread of the test process (the in-memory SQLite test database is shared between
-threads, and so is the in-memory channel layer; on pass 2 they are PostgreSQL and Redis).
-Twisted's reactor runs once per process: the server is module-scoped and this is its only user.
+threads, and so is the in-memory channel layer; on pass 2 they are PostgreSQL and Redis): the
+``asgi_server`` fixture of tests/browser/conftest.py.
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,33 +30,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("close_db_pools"),
 ]
-
-
-@pytest.fixture(scope="module")
-def asgi_server() -> Iterator[str]:
-    from daphne.endpoints import build_endpoint_description_strings
-    from daphne.server import Server
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from twisted.internet import reactor
-
-    from mayi_site.asgi import application
-
-    server = Server(
-        application=ASGIStaticFilesHandler(application),
-        endpoints=build_endpoint_description_strings(host="127.0.0.1", port=0),
-        signal_handlers=False,
-    )
-    thread = threading.Thread(target=server.run, daemon=True, name="daphne")
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.listening_addresses:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("daphne did not start")
-        time.sleep(0.05)
-    host, port = server.listening_addresses[0]
-    yield f"http://{host}:{port}"
-    reactor.callFromThread(reactor.stop)
-    thread.join(5)
 
 
 def _start_table(alice: Any, bob: Any) -> Table:

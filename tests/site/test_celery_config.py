@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import tasks
 from games.models import Move
 from mayi_site.celery import app
+from moderation import tasks as moderation_tasks  # noqa: F401 (as the worker's autodiscovery)
 
 from .test_timebank import bank_table
 

@@ -144,6 +144,12 @@ if (panel) {
   // The page's socket: every message it receives comes here too.
   window.addEventListener("mayi:socket", (event) => {
     const message = event.detail;
+    if (message && message.type === "table" && message.table && message.table.aborted) {
+      // Aborted by a moderator: the chat is closed (its notice says why).
+      form.hidden = true;
+      reactionsBox.hidden = true;
+      return;
+    }
     if (!message || message.type !== "chat" || !message.message) return;
     const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     place(message.message);

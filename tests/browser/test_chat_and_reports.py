@@ -1,0 +1,151 @@
+"""Two players chat at a table in two browsers (live over the table's socket, text shown as
+text), one reports the other's message, and a moderator signs in to the admin with a TOTP code
+and finds the report in the queue. Screenshots of the chat panel and the queue at desktop and
+phone sizes go to tests/browser/screenshots/ (git-ignored)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group
+from django.db import connection
+from django_otp.oath import TOTP
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from games import services
+from games.models import Table
+from moderation.models import Report
+from tests.browser.pages import signed_in_page
+from tests.browser.tables import shoot
+from tests.conftest import PASSWORD
+from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_pools"),
+]
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 812}}
+
+
+def _table(alice: Any, bob: Any) -> int:
+    try:
+        table = services.table_create(host=alice, seats=3)
+        services.table_join(user=bob, table_id=table.pk)
+        services.table_fill_with_bots(user=alice, table_id=table.pk)
+        services.table_start(user=alice, table_id=table.pk, seed="browser-chat")
+        return table.pk
+    finally:
+        connection.close()
+
+
+def _open(page: Any, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#live-status.live")
+    # The panel has read the chat (the reactions come with the first page of it).
+    page.wait_for_selector("#chat-reactions .chat-reaction")
+
+
+def _chat_texts(page: Any) -> list[str]:
+    return page.locator("#chat-messages .chat-text").all_inner_texts()
+
+
+def test_two_players_chat_and_a_report_reaches_the_queue(
+    asgi_server, browser, alice, bob, django_user_model
+):
+    with ThreadPoolExecutor(1) as pool:
+        table_id = pool.submit(_table, alice, bob).result()
+    url = f"{asgi_server}/tables/{table_id}/"
+    pages = {"alice": signed_in_page(browser, asgi_server, alice)}
+    pages["bob"] = signed_in_page(browser, asgi_server, bob)
+    try:
+        for page in pages.values():
+            page.set_viewport_size(SIZES["desktop"])
+            _open(page, url)
+        a, b = pages["alice"], pages["bob"]
+        assert "Table chat" in a.inner_text("#chat h2")
+
+        # alice writes; bob's page shows it without a reload, as text (no element made).
+        a.fill("#chat-text", "Hi bob! <b>good luck</b> <img src=x onerror=alert(1)>")
+        a.click("#chat-form button[type=submit]")
+        b.wait_for_selector("#chat-messages .chat-text >> text=Hi bob!")
+        assert _chat_texts(b) == ["Hi bob! <b>good luck</b> <img src=x onerror=alert(1)>"]
+        assert b.locator("#chat-messages b, #chat-messages img").count() == 0
+        assert a.input_value("#chat-text") == ""
+        # bob answers with a canned reaction; alice sees it.
+        b.click("#chat-reactions >> text=Well played")
+        a.wait_for_selector("#chat-messages .chat-text >> text=Well played")
+        assert _chat_texts(a)[-1] == "Well played"
+        # Kept across a reload.
+        b.reload()
+        _open(b, url)
+        assert _chat_texts(b) == _chat_texts(a)
+
+        # bob reports alice's message.
+        b.click("#chat-messages .chat-message:first-child .chat-report")
+        b.wait_for_selector("#chat-report-dialog[open]")
+        assert "Hi bob!" in b.inner_text("#chat-report-quote")
+        b.select_option("#chat-report-form select[name=reason]", "abuse")
+        b.fill("#chat-report-form textarea[name=note]", "markup in chat")
+        b.click("#chat-report-form button[type=submit]")
+        b.wait_for_selector("#chat-report-done >> text=Thank you")
+        assert not b.is_visible("#chat-report-dialog")
+
+        for name, size in SIZES.items():
+            b.set_viewport_size(size)
+            b.locator("#chat").scroll_into_view_if_needed()
+            shoot(b, f"chat-panel-{name}")
+            width = b.evaluate("document.documentElement.scrollWidth")
+            assert width <= size["width"], f"the table page is {width}px wide"
+    finally:
+        for page in pages.values():
+            page.context.close()
+
+    report = Report.objects.get()
+    assert report.reporter == bob and report.reported_user == alice
+    assert report.table_id == table_id and report.message.text.startswith("Hi bob!")
+
+    # A moderator signs in with a password and the authenticator's code.
+    mod = django_user_model.objects.create_user("mod", "mod@example.com", PASSWORD)
+    mod.is_staff = True
+    mod.save()
+    mod.groups.add(Group.objects.get(name="Moderators"))
+    device = TOTPDevice.objects.create(user=mod, name="authenticator", confirmed=True)
+    context = browser.new_context(viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(f"{asgi_server}/admin/moderation/report/")
+        page.fill("#id_username", "mod")
+        page.fill("#id_password", PASSWORD)
+        page.click("input[type=submit]")
+        # The password was right: the page now offers the devices and asks for the code.
+        page.wait_for_selector(
+            f"#id_otp_device option[value='{device.persistent_id}']", state="attached"
+        )
+        page.select_option("#id_otp_device", device.persistent_id)
+        page.fill("#id_password", PASSWORD)
+        totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+        page.fill("#id_otp_token", f"{totp.token():06d}")
+        page.click("input[type=submit]")
+        page.wait_for_selector("#result_list")
+        queue = page.inner_text("#result_list")
+        assert "bob" in queue and "alice" in queue and "Hi bob!" in queue
+        assert "open" in queue
+        link = page.get_attribute("#result_list a[href*='/inspect/?move=']", "href")
+        assert link and f"/tablecase/{table_id}/inspect/?move=" in link
+        for name, size in SIZES.items():
+            page.set_viewport_size(size)
+            shoot(page, f"admin-report-queue-{name}")
+        # The link opens the table at the reported move, every hand shown.
+        page.set_viewport_size(SIZES["desktop"])
+        page.click("#result_list a[href*='/inspect/?move=']")
+        page.wait_for_selector("text=state and moves")
+        table = Table.objects.get(pk=table_id)
+        assert str(table.state["hands"][0][0]) in page.inner_text("#content")
+        shoot(page, "admin-table-inspect-desktop")
+    finally:
+        context.close()

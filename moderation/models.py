@@ -72,6 +72,7 @@ class AuditEntry(models.Model):
         REPORT_RESOLVE = "report_resolve", "report resolved"
         OTP_ENROL = "otp_enrol", "set up two-factor sign-in"
         OTP_CODES = "otp_codes", "new recovery codes"
+        ROLE = "role", "moderator role given or taken"
 
     # None: the site itself (an expiry).
     actor = models.ForeignKey(

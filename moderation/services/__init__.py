@@ -2,6 +2,7 @@
 
 from .errors import BadReport, ModerationRefused, ReportNotFound
 from .reports import report_assign, report_create, report_resolve
+from .roles import moderator_grant, moderators_group
 from .tables import seat_to_bot, seat_to_user, table_abort, table_inspect
 from .twofactor import (
     otp_device_confirm,
@@ -15,6 +16,8 @@ __all__ = [
     "BadReport",
     "ModerationRefused",
     "ReportNotFound",
+    "moderator_grant",
+    "moderators_group",
     "otp_device_confirm",
     "otp_device_pending",
     "otp_enrolled",

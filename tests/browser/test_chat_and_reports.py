@@ -9,13 +9,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 from django.db import connection
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from games import services
 from games.models import Table
+from moderation import services as moderation
 from moderation.models import Report
 from tests.browser.pages import signed_in_page
 from tests.browser.tables import shoot
@@ -110,9 +110,8 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
 
     # A moderator signs in with a password and the authenticator's code.
     mod = django_user_model.objects.create_user("mod", "mod@example.com", PASSWORD)
-    mod.is_staff = True
-    mod.save()
-    mod.groups.add(Group.objects.get(name="Moderators"))
+    # The migration's group is gone with the flush of an earlier transactional test.
+    moderation.moderator_grant(user=mod)
     device = TOTPDevice.objects.create(user=mod, name="authenticator", confirmed=True)
     context = browser.new_context(viewport=SIZES["desktop"])
     page = context.new_page()

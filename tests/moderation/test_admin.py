@@ -3,6 +3,7 @@ permissions, each action through the admin, and a moderator refused what they ma
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from typing import Any
 
@@ -245,3 +246,17 @@ def test_the_audit_log_is_read_only_and_filterable(three_player_game, mod, bob):
     assert client.post(f"/admin/moderation/auditentry/{entry.pk}/delete/").status_code == 403
     assert client.get("/admin/moderation/auditentry/add/").status_code == 403
     assert Report.objects.count() == 0
+
+
+def test_moderator_add_makes_a_moderator_and_remove_undoes_it(alice):
+    from django.core.management import call_command
+
+    Group.objects.filter(name=GROUP).delete()  # remade if missing
+    call_command("moderator_add", "alice", stdout=io.StringIO())
+    alice.refresh_from_db()
+    assert alice.is_staff and alice.has_perm("moderation.suspend_member")
+    assert verified_client(alice).get("/admin/moderation/report/").status_code == 200
+    call_command("moderator_add", "alice", "--remove", stdout=io.StringIO())
+    alice = type(alice).objects.get(pk=alice.pk)
+    assert not alice.is_staff and not alice.has_perm("moderation.suspend_member")
+    assert AuditEntry.objects.filter(action="role", target_user=alice).count() == 2

@@ -24,6 +24,9 @@ def token_issue(*, user: User) -> str:
     """Give ``user`` a new token, revoking any previous one; returns the plain token."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
+        # The user's row lock orders two issues at once (a double click): without it both
+        # deleted nothing, both inserted, and the second broke the one-token-per-user rule.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
         ApiToken.objects.filter(user=user).delete()
         ApiToken.objects.create(user=user, key_hash=_hash(raw), prefix=raw[: len(TOKEN_PREFIX) + 6])
     return raw

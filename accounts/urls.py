@@ -1,9 +1,27 @@
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from games.ratelimits import ratelimited
+
 from . import views
+from .mail import BackgroundPasswordResetForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    # Before django.contrib.auth.urls (first match wins): the same views, rate limited per
+    # address (password spraying across accounts), the reset email sent outside the request.
+    path(
+        "login/",
+        ratelimited("login_ip", by="ip")(auth_views.LoginView.as_view()),
+        name="login",
+    ),
+    path(
+        "password_reset/",
+        ratelimited("password_reset_ip", by="ip")(
+            auth_views.PasswordResetView.as_view(form_class=BackgroundPasswordResetForm)
+        ),
+        name="password_reset",
+    ),
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.token_new, name="token_new"),
     path("profile/reminders/", views.reminders_save, name="reminders_save"),

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -17,6 +18,7 @@ from accounts.requests import SignedInRequest
 from accounts.tokens import token_issue
 from games import services
 from games.models import RoundResult, Seat, Table
+from games.ratelimits import ratelimited
 
 
 class SignUpForm(UserCreationForm):
@@ -34,16 +36,23 @@ def _safe_next(request: HttpRequest) -> str:
     return ""
 
 
+@ratelimited("signup_ip", by="ip")
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = _safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}!")
-        return redirect(next_url or "home")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:
+            # Another sign-up took the name between the form's check and the insert.
+            form.add_error("username", "A user with that username already exists.")
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.get_username()}!")
+            return redirect(next_url or "home")
     return render(
         request,
         "registration/signup.html",

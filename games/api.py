@@ -44,6 +44,8 @@ from games.api_schemas import (
 from games.engine import IllegalMove
 from games.errors import error_body
 from games.models import BenchWrite, Table
+from games.ratelimits import ratelimited
+from mayi_site.middleware import install as install_error_answers
 from moderation.api import router as moderation_router
 from stats.api import router as stats_router
 
@@ -107,6 +109,8 @@ api = NinjaAPI(
     parser=JsonParser(),
     urls_namespace="api",
 )
+# 503 for retryable database errors, 413, 429 (mayi_site/middleware.py).
+install_error_answers(api)
 
 
 def error(status: int, code: str, message: str, **extra: Any) -> HttpResponse:
@@ -121,6 +125,11 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
 
 @api.exception_handler(services.StaleVersion)
 def _stale(request: ApiRequest, exc: services.StaleVersion) -> HttpResponse:
+    try:
+        # The fresh view goes only to someone who may see the table.
+        services.table_check_access(exc.table, exc.seats, request.auth)
+    except services.NotSeated as refused:
+        return error(refused.status, refused.code, refused.message)
     payload = services.table_payload(exc.table, exc.seats, request.auth, since=exc.since)
     return error(exc.status, exc.code, exc.message, **payload)
 
@@ -174,7 +183,8 @@ def list_tables(request: ApiRequest) -> dict[str, Any]:
     return {"tables": [services.table_meta(t, services.seats_of(t), user) for t in tables]}
 
 
-@api.post("/tables", response={201: TableOut, **ERRORS}, tags=["tables"])
+@api.post("/tables", response={201: TableOut, 429: ErrorOut, **ERRORS}, tags=["tables"])
+@ratelimited("table_create")
 def create_table(request: ApiRequest, payload: TableCreateIn) -> Status:
     table = services.table_create(
         host=request.auth,
@@ -275,9 +285,10 @@ def start_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
 
 @api.post(
     "/tables/{int:table_id}/actions",
-    response={200: TableOut, 409: StaleOut, **ERRORS},
+    response={200: TableOut, 409: StaleOut, 429: ErrorOut, **ERRORS},
     tags=["play"],
 )
+@ratelimited("action")
 def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> HttpResponse:
     """Play one action at ``expect_version``; 200 with the new view, 409 with the fresh one."""
     action = payload.model_dump(exclude={"expect_version"}, exclude_none=True)

@@ -16,6 +16,7 @@ from games import broadcast, live, services
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
 from games.errors import error_body
+from games.ws_guard import GuardedJsonMixin
 from moderation import live as moderation_live
 
 _action = TypeAdapter(ActionIn)
@@ -62,7 +63,7 @@ def shared_moves(table: Any, since: int) -> asyncio.Future:
     return _shared(_shared_moves, key, lambda: _moves(table, None if since < 0 else since))
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
     """``/ws/tables/<id>/``. Client messages: ``{"type": "sync", "version": N}``,
     ``{"type": "action", "action": {...}, "expect_version": N}`` and ``{"type": "ping"}``."""
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from accounts.sessions import session_user
-from games import presence, services
+from games import presence, ratelimits, services
 
 logger = logging.getLogger("games.live")
 
@@ -124,6 +124,7 @@ def table_act(
     user = session_user(session_key)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to play")
+    ratelimits.check("action", user=user)  # the same budget as the API's actions
     table, seats = services.table_submit_action(
         table_id=table_id, user=user, action=action, expect_version=expect_version
     )

@@ -7,12 +7,15 @@ signed-in request and by the websocket consumer; ``is_online(user_id)`` by the r
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+
+logger = logging.getLogger("games.presence")
 
 # Per process: when we last wrote each user's mark, so a busy player costs one cache write
 # per minute, not one per request.
@@ -31,7 +34,13 @@ def mark_online(user_id: int) -> None:
     _marked[user_id] = now
     if len(_marked) > 100_000:  # a bound, not a cache policy: forget and re-mark
         _marked.clear()
-    cache.set(_key(user_id), 1, timeout=settings.MAYI_ONLINE_SECONDS)
+    try:
+        cache.set(_key(user_id), 1, timeout=settings.MAYI_ONLINE_SECONDS)
+    except Exception:
+        # A mark is a hint for reminders, never worth failing a request or a socket for
+        # (mayi_site/cache.py already degrades for Redis; this covers any other backend).
+        _marked.pop(user_id, None)
+        logger.warning("could not mark user %s online", user_id, exc_info=True)
 
 
 def mark_offline(user_id: int) -> None:
@@ -41,7 +50,11 @@ def mark_offline(user_id: int) -> None:
 
 
 def is_online(user_id: int) -> bool:
-    return bool(cache.get(_key(user_id)))
+    try:
+        return bool(cache.get(_key(user_id)))
+    except Exception:
+        logger.warning("could not read whether user %s is online", user_id, exc_info=True)
+        return False
 
 
 class PresenceMiddleware:

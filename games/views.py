@@ -14,6 +14,7 @@ from games import services
 from games.engine.summary import rules_summary
 from games.forms import InviteForm, TableForm
 from games.models import Table
+from games.ratelimits import ratelimited
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -53,6 +54,7 @@ def play_now(request: SignedInRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@ratelimited("table_create")
 def table_create(request: SignedInRequest) -> HttpResponse:
     form = TableForm(request.POST)
     if not form.is_valid():

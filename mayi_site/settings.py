@@ -15,6 +15,7 @@ from pathlib import Path
 import dj_database_url
 import django
 from django.core.exceptions import ImproperlyConfigured
+from psycopg_pool import ConnectionPool
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -78,6 +79,7 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
+    "csp",
     "accounts",
     "games",
     "chat",
@@ -88,6 +90,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Retryable database errors -> 503, 413/405/429 in the API's error shape, ids no row can
+    # match -> 404 (mayi_site/middleware.py).
+    "mayi_site.middleware.ResilienceMiddleware",
+    # The Content-Security-Policy header on every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -134,6 +141,10 @@ if DATABASE_URL:
             "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
             "max_size": int(os.environ.get("DB_POOL_MAX", "40")),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+            # Check each connection as it leaves the pool (one round trip) and replace a dead
+            # one: after a database restart or a terminated backend, the next request gets a
+            # live connection instead of an InterfaceError (issue 14).
+            "check": ConnectionPool.check_connection,
         }
         # Parameters travel apart from the SQL text, and psycopg prepares a statement once a
         # connection has run it this many times (Django's default, None, never does): every
@@ -174,22 +185,36 @@ MAYI_HTTP_THREADS = int(
 MAYI_STOCK_ASGI_HANDLER = os.environ.get("MAYI_STOCK_ASGI_HANDLER", "") == "1"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CACHES = {
+
+
+def redis_caches(url: str) -> dict:
+    """The cache on Redis at ``url`` (also used by the tests that stop their own Redis)."""
+    return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            # Degrades to a miss when Redis is down (mayi_site/cache.py), with short timeouts.
+            "BACKEND": "mayi_site.cache.FailSoftRedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
         }
     }
+
+
+def redis_channel_layers(url: str) -> dict:
+    """channels_redis' pub/sub layer, degrading when Redis is down (mayi_site/channel_layer.py)."""
+    return {
+        "default": {
+            "BACKEND": "mayi_site.channel_layer.FailSoftRedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [url]},
+        }
+    }
+
+
+if REDIS_URL:
+    CACHES = redis_caches(REDIS_URL)
     # Pub/sub: a table's change is one PUBLISH, which each daphne process receives once on one
     # subscription and hands to its own sockets. At-most-once delivery is enough: every frame
     # carries the version and clients re-sync by it (see games/broadcast.py).
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
-        }
-    }
+    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -211,7 +236,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Redis redelivers a task not acknowledged within this many seconds. No task waits with an ETA
 # longer than MAYI_TIMER_HORIZON (5 min), so nothing is redelivered while still waiting; a
 # task lost with a killed worker comes back after this, and finds its deadline already fired.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900, "socket_connect_timeout": 1.0}
+# Queueing a task with the broker down must neither hold a request nor fail it: one quick
+# retry, then the caller logs it and the sweep catches up (the deadline is in the table row).
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
@@ -317,6 +351,40 @@ else:
     EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _smtp["username"], _smtp["password"]
     EMAIL_USE_TLS = _smtp["use_tls"]
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "May I? <noreply@localhost>")
+
+# Content Security Policy (django-csp): scripts and styles only from our own static files, so
+# no inline <script> and no style="..." in templates (tests/site/test_security.py checks both);
+# data for scripts goes in data-* attributes or json_script. 'self' covers the same origin's
+# websockets in connect-src. Swagger UI (/api/docs) draws some images from data: URLs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Rate limits (games/ratelimits.py): "<count>/<seconds>" per user (or per address when signed
+# out, or for the *_ip scopes); each overridable with MAYI_RATE_<SCOPE>=N/S.
+MAYI_RATE_LIMITS_ENABLED = env_bool("MAYI_RATE_LIMITS_ENABLED", True)
+MAYI_RATE_LIMITS = {
+    scope: os.environ.get(f"MAYI_RATE_{scope.upper()}", default)
+    for scope, default in {
+        "signup_ip": "10/3600",  # accounts made from one address
+        "login_ip": "30/900",  # sign-in attempts from one address, any usernames (spraying)
+        "password_reset_ip": "10/3600",
+        "table_create": "20/600",
+        "action": "1200/60",  # game actions, HTTP and websocket (bots play through the API)
+        "chat": "20/60",
+    }.items()
+}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

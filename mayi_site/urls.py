@@ -13,3 +13,8 @@ urlpatterns = [
     path("rules/", include("rules.urls")),
     path("", include("games.urls")),
 ]
+
+# No page answers a bare 500 for a database that is briefly away, nor Django's 400 page for a
+# body over the limit (mayi_site/middleware.py).
+handler500 = "mayi_site.middleware.server_error"
+handler400 = "mayi_site.middleware.bad_request"

@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+# Redis of a test's own, or none (tests/redis_down.py): fixtures for any test.
+from tests.redis_down import own_redis, redis_down  # noqa: F401
+
 PASSWORD = "a long enough password 42"
 
 
@@ -42,6 +45,16 @@ def _fast_passwords(request: pytest.FixtureRequest) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(request: pytest.FixtureRequest) -> None:
+    # Counters live in the cache, which outlives a test: each test starts with none used.
+    if "tests/engine" in str(request.node.path):
+        return
+    from games import ratelimits
+
+    ratelimits.reset()
 
 
 def _make_user(django_user_model: Any, name: str) -> Any:

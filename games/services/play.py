@@ -53,6 +53,10 @@ def table_submit_action(
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise NotSeated("you have no seat at this table")
+        # Before the version: a stale answer carries the table's view, which an expelled
+        # player of a private table may no longer see.
+        if seat.expelled and table.status == Table.Status.PLAYING:
+            raise NotSeated("you were expelled; a bot plays this seat", code="expelled")
         if expect_version != table.version:
             raise StaleVersion(
                 f"you saw version {expect_version}; the table is at version {table.version}",
@@ -61,8 +65,6 @@ def table_submit_action(
                 since=expect_version,
             )
         _check_playing(table)
-        if seat.expelled:
-            raise NotSeated("you were expelled; a bot plays this seat", code="expelled")
         change = Transition(table=table, seats=seats, state=_state(table))
         change.apply(seat.position, action)
         if seat.missed_turns:

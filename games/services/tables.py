@@ -103,8 +103,13 @@ def table_join(*, user: User, table_id: int | None = None, invite_code: str | No
     """Take the lowest free seat of an open table, by its id (public tables) or invite code."""
     with transaction.atomic():
         if invite_code is not None:
+            # A NUL can be in no code (PostgreSQL refuses it in a query: it was a 500).
             found = (
-                Table.objects.filter(invite_code=invite_code).values_list("pk", flat=True).first()
+                None
+                if "\x00" in invite_code
+                else Table.objects.filter(invite_code=invite_code)
+                .values_list("pk", flat=True)
+                .first()
             )
             if found is None:
                 raise TableNotFound("no table has this invite code", code="invite_not_found")

@@ -216,4 +216,6 @@ def on_commit_changed(table: Table) -> None:
                 # Never raises: a timer the broker did not take is queued by the sweep.
                 enqueue.queue_deadlines(table_id, version, *deadlines)
 
-    transaction.on_commit(after_commit)
+    # robust: the change is committed; a failing broadcast or broker must not turn the answer
+    # of a move that went through into an error (the client's retry would be stale_version).
+    transaction.on_commit(after_commit, robust=True)

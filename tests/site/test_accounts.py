@@ -82,10 +82,14 @@ def test_password_change(alice):
     assert alice.check_password("another long password 7")
 
 
+@pytest.mark.django_db(transaction=True)
 def test_password_reset_by_email(alice, mailoutbox):
+    from accounts.mail import drain
+
     client = Client()
     response = client.post("/accounts/password_reset/", {"email": "alice@example.com"})
     assert response.status_code == 302
+    drain()  # sent from a background thread (accounts/mail.py)
     assert len(mailoutbox) == 1 and mailoutbox[0].to == ["alice@example.com"]
     link = re.search(r"http://testserver(/accounts/reset/\S+)", mailoutbox[0].body).group(1)
     form = client.get(link, follow=True)

@@ -1,0 +1,117 @@
+"""channels_redis' pub/sub layer, degrading instead of failing when Redis is unreachable.
+
+With Redis down a socket could not even open (``new_channel`` subscribes at once, and its
+ConnectionError killed the consumer), and a publish raised. Here a subscription that fails is
+kept and retried every second in the background until Redis is back (so the socket gets live
+pushes again without reconnecting), and a publish that fails is logged and dropped: frames
+carry versions and clients re-sync by them, so a lost "table changed" costs freshness only.
+Each Redis operation is bounded by ``OPERATION_TIMEOUT``, so a hung Redis cannot hold a socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from channels_redis.pubsub import (
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _wrap_close
+
+logger = logging.getLogger("mayi_site.channel_layer")
+
+OPERATION_TIMEOUT = 2.0
+RETRY_SECONDS = 1.0
+WARN_EVERY = 10.0
+
+
+class FailSoftShard(RedisSingleShardConnection):
+    def __init__(self, host: Any, channel_layer: Any) -> None:
+        super().__init__(host, channel_layer)
+        self._pending: set[str] = set()
+        self._retry_task: asyncio.Task | None = None
+        self._last_warning = 0.0
+
+    def _warn(self, what: str, exc: BaseException) -> None:
+        now = time.monotonic()
+        if now - self._last_warning >= WARN_EVERY:
+            self._last_warning = now
+            logger.warning("channel layer unreachable (%s): %r; going on without it", what, exc)
+
+    async def publish(self, channel: str, message: Any) -> None:
+        try:
+            await asyncio.wait_for(super().publish(channel, message), OPERATION_TIMEOUT)
+        except Exception as exc:  # redis' errors, OSError, TimeoutError
+            self._warn("publish", exc)
+
+    async def subscribe(self, channel: str) -> None:
+        try:
+            await asyncio.wait_for(super().subscribe(channel), OPERATION_TIMEOUT)
+        except Exception as exc:
+            self._warn("subscribe", exc)
+            self._pending.add(channel)
+            self._reset_connection()
+            if self._retry_task is None or self._retry_task.done():
+                self._retry_task = asyncio.ensure_future(self._retry_pending())
+        else:
+            self._pending.discard(channel)
+
+    async def unsubscribe(self, channel: str) -> None:
+        self._pending.discard(channel)
+        try:
+            await asyncio.wait_for(super().unsubscribe(channel), OPERATION_TIMEOUT)
+        except Exception as exc:
+            self._warn("unsubscribe", exc)
+
+    def _reset_connection(self) -> None:
+        """Drop a client whose connection failed, so the next attempt builds a fresh one."""
+        if self._receive_task is not None:
+            self._receive_task.cancel()
+            self._receive_task = None
+        self._redis = None
+        self._pubsub = None
+        self._subscribed_to = set()
+
+    async def _retry_pending(self) -> None:
+        while self._pending:
+            await asyncio.sleep(RETRY_SECONDS)
+            for channel in list(self._pending):
+                try:
+                    await asyncio.wait_for(
+                        RedisSingleShardConnection.subscribe(self, channel), OPERATION_TIMEOUT
+                    )
+                except Exception:
+                    self._reset_connection()
+                    break
+                self._pending.discard(channel)
+            else:
+                # Everything pending is subscribed: what was subscribed before the failure was
+                # dropped with the old connection, so subscribe those again too.
+                for group_channel in list(self.channel_layer.groups):
+                    if group_channel not in self._subscribed_to:
+                        self._pending.add(group_channel)
+                for channel in list(self.channel_layer.channels):
+                    if channel not in self._subscribed_to:
+                        self._pending.add(channel)
+
+
+class FailSoftLoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._shards = [FailSoftShard(shard.host, self) for shard in self._shards]
+
+
+class FailSoftRedisPubSubChannelLayer(RedisPubSubChannelLayer):
+    def _get_layer(self) -> RedisPubSubLoopLayer:
+        loop = asyncio.get_running_loop()
+        try:
+            layer = self._layers[loop]
+        except KeyError:
+            layer = FailSoftLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            self._layers[loop] = layer
+            _wrap_close(self, loop)
+        return layer

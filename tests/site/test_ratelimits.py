@@ -1,0 +1,138 @@
+"""games/ratelimits.py: counters per user or address in fixed windows, 429 in the error shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from games import ratelimits
+from games.ratelimits import Rate, RateLimited, check, hit, ratelimited
+from mayi_site.middleware import answer_for
+
+
+def test_a_counter_allows_its_count_then_says_how_long_to_wait():
+    rate = Rate(3, 60)
+    now = 6_000_020.0  # 20 s into a window
+    assert [hit("t", "u1", rate=rate, now=now) for _ in range(3)] == [0, 0, 0]
+    assert hit("t", "u1", rate=rate, now=now) == 40
+    assert hit("t", "u2", rate=rate, now=now) == 0  # another user has their own
+    assert hit("t", "u1", rate=rate, now=now + 40) == 0  # the next window starts afresh
+
+
+def test_reset_forgets_every_counter():
+    rate = Rate(1, 60)
+    hit("t", "u", rate=rate)
+    assert hit("t", "u", rate=rate)
+    ratelimits.reset()
+    assert hit("t", "u", rate=rate) == 0
+
+
+def test_off_switch(settings):
+    settings.MAYI_RATE_LIMITS_ENABLED = False
+    assert all(hit("t", "u", rate=Rate(1, 60)) == 0 for _ in range(5))
+
+
+def test_signed_out_callers_count_by_address(settings, rf: RequestFactory):
+    settings.MAYI_RATE_LIMITS = {"t": "2/60"}
+    request = rf.post("/", REMOTE_ADDR="10.1.2.3")
+    check("t", request=request)
+    check("t", request=request)
+    with pytest.raises(RateLimited) as refused:
+        check("t", request=request)
+    assert refused.value.status == 429 and refused.value.retry_after >= 1
+    check("t", request=rf.post("/", REMOTE_ADDR="10.9.9.9"))
+
+
+def test_the_decorator_answers_429_in_the_error_shape_for_the_api(settings, rf, alice):
+    settings.MAYI_RATE_LIMITS = {"t": "1/60"}
+
+    @ratelimited("t")
+    def view(request):
+        return HttpResponse("ok")
+
+    request = rf.post("/api/x")
+    request.user = alice
+    assert view(request).status_code == 200
+    with pytest.raises(RateLimited) as refused:
+        view(request)
+    response = answer_for(request, refused.value)
+    assert response.status_code == 429
+    assert response["Retry-After"]
+    assert json.loads(response.content)["error"]["code"] == "rate_limited"
+    assert view(rf.get("/api/x")).status_code == 200  # only POSTs count
+
+
+def test_an_unknown_scope_is_a_programming_error():
+    with pytest.raises(KeyError):
+        hit("no-such-scope", "u")
+
+
+def test_table_creation_is_limited_per_user_with_429_in_the_error_shape(
+    alice, bob, api_for, settings
+):
+    from tests.site.conftest import error_of
+
+    settings.MAYI_RATE_LIMITS = {**settings.MAYI_RATE_LIMITS, "table_create": "2/600"}
+    client = api_for(alice)
+    for _ in range(2):
+        assert client.post("/api/tables", {"seats": 3}).status_code == 201
+    refused = client.post("/api/tables", {"seats": 3})
+    assert error_of(refused) == (429, "rate_limited")
+    assert int(refused["Retry-After"]) >= 1
+    assert api_for(bob).post("/api/tables", {"seats": 3}).status_code == 201
+
+
+def test_actions_are_limited_per_user(three_player_game, api_for, settings):
+    from tests.site.conftest import error_of
+    from tests.site.test_actions_api import players, whose_turn
+
+    settings.MAYI_RATE_LIMITS = {**settings.MAYI_RATE_LIMITS, "action": "2/60"}
+    table = three_player_game
+    client = api_for(players(table)[whose_turn(table)])
+    for _ in range(2):
+        client.act(table.pk, 0, type="draw", source="stock")  # stale: refused, still counted
+    assert error_of(client.act(table.pk, table.version, type="draw", source="stock")) == (
+        429,
+        "rate_limited",
+    )
+
+
+def test_sign_ups_from_one_address_are_limited(db, settings):
+    from django.test import Client
+
+    settings.MAYI_RATE_LIMITS = {**settings.MAYI_RATE_LIMITS, "signup_ip": "2/3600"}
+    client = Client()
+    for n in range(2):
+        password = "a long enough password 42"
+        data = {"username": f"u{n}", "email": "", "password1": password, "password2": password}
+        assert Client().post("/accounts/signup/", data).status_code == 302
+    refused = client.post("/accounts/signup/", {"username": "u9"})
+    assert refused.status_code == 429
+    assert b"Too many attempts" in refused.content
+
+
+def test_password_spraying_from_one_address_is_limited_across_accounts(
+    alice, bob, carol, charlie, settings
+):
+    """One guess per account stays under axes' per-username lockout; the address limit stops
+    the spray."""
+    from django.test import Client
+
+    settings.MAYI_RATE_LIMITS = {**settings.MAYI_RATE_LIMITS, "login_ip": "3/900"}
+    client = Client()
+    for user in (alice, bob, carol):
+        assert (
+            client.post(
+                "/accounts/login/", {"username": user.username, "password": "Summer2026!"}
+            ).status_code
+            == 200
+        )
+    refused = client.post("/accounts/login/", {"username": "charlie", "password": "Summer2026!"})
+    assert refused.status_code == 429
+    other = Client(REMOTE_ADDR="10.0.0.2")
+    assert (
+        other.post("/accounts/login/", {"username": "charlie", "password": "x"}).status_code == 200
+    )

@@ -4,6 +4,7 @@ site's settings pointed at it (cache, channel layer, Celery broker). The machine
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 import socket
 import subprocess
@@ -96,22 +97,36 @@ def site_on_redis(url: str) -> Iterator[None]:
     channel_layers.backends.clear()
 
 
+@contextmanager
+def port_to_myself() -> Iterator[None]:
+    """Hold PORT for this test alone: test runs side by side (pytest-xdist workers, other
+    checkouts on this machine) take turns instead of stopping each other's Redis."""
+    with open(f"/tmp/mayi-test-redis-{PORT}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture
 def redis_down() -> Iterator[str]:
     """The site's Redis is a closed port for the test."""
-    assert not port_open(PORT), f"something listens on {PORT}"
-    url = f"redis://127.0.0.1:{PORT}/0"
-    with site_on_redis(url):
-        yield url
+    with port_to_myself():
+        assert not port_open(PORT), f"something listens on {PORT}"
+        url = f"redis://127.0.0.1:{PORT}/0"
+        with site_on_redis(url):
+            yield url
 
 
 @pytest.fixture
 def own_redis() -> Iterator[OwnRedis]:
     """A Redis of the test's own, the site pointed at it; the test may stop and start it."""
-    server = OwnRedis()
-    server.start()
-    try:
-        with site_on_redis(server.url):
-            yield server
-    finally:
-        server.stop()
+    with port_to_myself():
+        server = OwnRedis()
+        server.start()
+        try:
+            with site_on_redis(server.url):
+                yield server
+        finally:
+            server.stop()

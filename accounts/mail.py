@@ -12,8 +12,9 @@ import logging
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
+from django.template import loader
 
 logger = logging.getLogger("accounts.mail")
 
@@ -56,9 +57,6 @@ class BackgroundPasswordResetForm(PasswordResetForm):
         to_email: str,
         html_email_template_name: str | None = None,
     ) -> None:
-        from django.core.mail import EmailMultiAlternatives
-        from django.template import loader
-
         subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
         body = loader.render_to_string(email_template_name, context)
         message = EmailMultiAlternatives(subject, body, from_email, [to_email])

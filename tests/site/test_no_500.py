@@ -71,12 +71,12 @@ def test_a_database_error_in_middleware_is_503_too(alice, monkeypatch):
 def test_a_move_whose_commit_succeeded_answers_200_when_after_commit_work_fails(
     three_player_game, api_for, monkeypatch
 ):
-    import games.services.common as common
+    from games import broadcast
 
     def broken(*args: Any) -> None:
         raise ConnectionError("the channel layer is gone")
 
-    monkeypatch.setattr(common, "table_changed", broken)
+    monkeypatch.setattr(broadcast, "table_changed", broken)
     table = three_player_game
     client = api_for(players(table)[whose_turn(table)])
     client.client.raise_request_exception = False

@@ -70,11 +70,11 @@ def test_tables_are_created_joined_and_played_with_redis_down(
 
 
 def test_queueing_a_timer_with_the_broker_down_neither_blocks_nor_raises(redis_down):
-    from games.services import timers
+    from games.services import enqueue
 
     soon = timezone.now() + timedelta(seconds=10)
     t0 = time.monotonic()
-    assert timers.queue_deadlines(1, 1, soon, soon) == 0
+    assert enqueue.queue_deadlines(1, 1, soon, soon) == 0
     assert time.monotonic() - t0 < 3
 
 

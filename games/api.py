@@ -201,7 +201,8 @@ def create_table(request: ApiRequest, payload: TableCreateIn) -> Status:
     return Status(201, _payload(request, table))
 
 
-@api.post("/tables/play-now", response={201: TableOut, **ERRORS}, tags=["tables"])
+@api.post("/tables/play-now", response={201: TableOut, 429: ErrorOut, **ERRORS}, tags=["tables"])
+@ratelimited("table_create")
 def play_now(request: ApiRequest, payload: PlayNowIn | None = None) -> Status:
     """A started table against bots in one call (the body may be left out)."""
     options = payload or PlayNowIn()

@@ -39,6 +39,7 @@ def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpRespo
 
 
 @login_required
+@ratelimited("table_create")
 def play_now(request: SignedInRequest) -> HttpResponse:
     """POST: a started table against bots, at once. GET (a sign-in's ``next`` lands here, and
     a GET must not create anything): the one button to press."""

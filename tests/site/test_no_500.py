@@ -46,7 +46,7 @@ def test_a_dead_database_connection_is_a_503_page(alice, monkeypatch):
     def dead(**kwargs: Any) -> Any:
         raise OperationalError(TERMINATED)
 
-    monkeypatch.setattr(views.services, "table_list_for_user", dead)
+    monkeypatch.setattr(views.services, "lobby_for_user", dead)
     response = lenient(alice).get("/")
     assert response.status_code == 503
     assert response["Retry-After"] == "1"

@@ -72,6 +72,8 @@ API: dict[tuple[str, str], tuple[Any, Callable[[str, str], set[int]]]] = {
     ("post", "/api/vacation"): ({"days": 1}, anyone({200})),
     ("post", "/api/vacation/end"): (None, anyone({200})),
     ("get", "/api/tables/{table_id}/chat"): (None, read({200})),
+    ("get", "/api/tables/{table_id}/log"): (None, read({200})),
+    ("get", "/api/players/{username}/stats"): (None, anyone({200})),
     ("post", "/api/tables/{table_id}/chat"): ({"text": "hello"}, read({201})),
     ("post", "/api/tables/{table_id}/reports"): (
         {"reason": "other", "note": "matrix", "user": "host"},
@@ -103,6 +105,11 @@ PAGES: dict[str, tuple[str, str, Callable[[str, str], set[int]]]] = {
     "table_create": ("post", "/tables/new/", page_post),
     "play_now": ("post", "/play/", page_post),
     "rules": ("get", "/rules/", lambda role, kind: {200}),
+    "leaderboard": ("get", "/leaderboard/", lambda role, kind: {200}),
+    "player_stats": ("get", "/players/host/", lambda role, kind: {200}),
+    "stats_privacy": ("post", "/accounts/profile/privacy/", lambda role, kind: {302}),
+    # A replay shows every hand: not before the game is over, to anyone.
+    "table_replay": ("get", "/tables/{table_id}/replay/", lambda role, kind: {302, 403, 404, 409}),
     "rules_ruleset": ("get", "/rules/bga/", lambda role, kind: {200}),
     "join_by_invite": ("post", "/tables/join/", page_post),
     "table_join": ("post", "/tables/{table_id}/join/", page_post),
@@ -249,7 +256,11 @@ def strings(value: Any) -> set[str]:
 
 
 def fill(template: str, table: Table) -> str:
-    return template.replace("{table_id}", str(table.pk)).replace("{invite}", table.invite_code)
+    return (
+        template.replace("{table_id}", str(table.pk))
+        .replace("{invite}", table.invite_code)
+        .replace("{username}", "host")
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)

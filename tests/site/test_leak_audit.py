@@ -20,7 +20,6 @@ import random
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from games import engine, live, services
 from games.engine.rulesets import RULESETS

@@ -7,6 +7,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Router
 
+from games.api_schemas import ErrorOut
+
 from . import selectors
 
 router = Router(tags=["players"])
@@ -16,7 +18,11 @@ def _error(status: int, code: str, message: str) -> HttpResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
 
 
-@router.get("/players/{username}/stats", response={200: dict[str, Any]})
+# Every answer is documented, refusals in the error shape (tests/site/test_schema_fuzz.py).
+@router.get(
+    "/players/{username}/stats",
+    response={200: dict[str, Any], **{c: ErrorOut for c in (400, 401, 403, 404, 503)}},
+)
 def player_stats(request: HttpRequest, username: str, ruleset: str = selectors.ALL) -> Any:
     try:
         page = selectors.player_stats(username=username, viewer=request.user, ruleset=ruleset)

@@ -101,6 +101,6 @@ class FailSoftRedisCache(RedisCache):
     def delete_many(self, keys: Any, version: Any = None) -> None:
         super().delete_many(keys, version)
 
-    @_soft(lambda *a, **k: False)
-    def clear(self) -> bool:
-        return super().clear()
+    @_soft(lambda *a, **k: None)
+    def clear(self) -> None:
+        super().clear()

@@ -69,12 +69,13 @@ class FailSoftShard(RedisSingleShardConnection):
 
     def _reset_connection(self) -> None:
         """Drop a client whose connection failed, so the next attempt builds a fresh one."""
-        if self._receive_task is not None:
-            self._receive_task.cancel()
-            self._receive_task = None
-        self._redis = None
-        self._pubsub = None
-        self._subscribed_to = set()
+        task: Any = self._receive_task
+        if task is not None:
+            task.cancel()
+        self._receive_task: Any = None
+        self._redis: Any = None
+        self._pubsub: Any = None
+        self._subscribed_to: set[str] = set()
 
     async def _retry_pending(self) -> None:
         while self._pending:
@@ -102,7 +103,8 @@ class FailSoftShard(RedisSingleShardConnection):
 class FailSoftLoopLayer(RedisPubSubLoopLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._shards = [FailSoftShard(shard.host, self) for shard in self._shards]
+        shards: list[Any] = self._shards
+        self._shards: list[Any] = [FailSoftShard(shard.host, self) for shard in shards]
 
 
 class FailSoftRedisPubSubChannelLayer(RedisPubSubChannelLayer):

@@ -68,6 +68,9 @@ API: dict[tuple[str, str], tuple[Any, Callable[[str, str], set[int]]]] = {
         seated({409}),
     ),
     ("post", "/api/tables/{table_id}/orders"): ({"order": "never"}, seated({200})),
+    ("post", "/api/tables/{table_id}/check"): ({"cards": []}, seated({200})),
+    # "Play again": for the players of a finished game; this one is still in play.
+    ("post", "/api/tables/{table_id}/rematch"): (None, lambda role, kind: {403, 409}),
     ("get", "/api/vacation"): (None, anyone({200})),
     ("post", "/api/vacation"): ({"days": 1}, anyone({200})),
     ("post", "/api/vacation/end"): (None, anyone({200})),

@@ -37,6 +37,14 @@ _SITE: list[tuple[str, int, str, str]] = [
     ("csrf_failed", 403, "a browser's unsafe request lacks the X-CSRFToken header", "api"),
     ("not_found", 404, "no such API route or resource", "api"),
     ("error", 400, "another HTTP error of the API framework (the status says which)", "api"),
+    ("game_not_over", 409, "a rematch is for a finished game", "services"),
+    # Answers of mayi_site/middleware.py and games/ws_guard.py (issue 14).
+    ("unavailable", 503, "the database is briefly unavailable: retry (Retry-After)", "api"),
+    ("method_not_allowed", 405, "this route does not take that method (see Allow)", "api"),
+    ("payload_too_large", 413, "the request body is over the size limit", "api"),
+    ("forbidden", 403, "a refusal by the framework outside the API's own checks", "api"),
+    ("server_error", 500, "never expected: a bug, reported as such", "api"),
+    ("bad_frame", 400, "a websocket frame that is not text (binary)", "api"),
     # The table services.
     ("table_not_found", 404, "there is no such table", "services"),
     ("invite_not_found", 404, "no table has this invite code", "services"),
@@ -65,7 +73,7 @@ _SITE: list[tuple[str, int, str, str]] = [
     ("chat_muted", 403, "a moderator muted the caller in chat", "chat"),
     ("bad_message", 400, "the chat message is empty, too long, or no known reaction", "chat"),
     ("message_not_found", 404, "there is no such chat message", "chat"),
-    ("rate_limited", 429, "too many messages or reports in a short time", "chat"),
+    ("rate_limited", 429, "too many requests of one kind in a short time (Retry-After)", "chat"),
     (
         "bad_report",
         400,

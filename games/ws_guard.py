@@ -71,21 +71,22 @@ class GuardedJsonMixin:
             await self.close(code=CLOSE_TOO_BIG)  # type: ignore[attr-defined]
             return
         if text_data is None:
-            await self.frame_error("bad_frame", "send JSON text frames, not binary ones")
+            await self.frame_error(400, "bad_frame", "send JSON text frames, not binary ones")
             return
         if too_deep(text_data):
-            await self.frame_error("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels")
+            await self.frame_error(400, "bad_json", f"JSON nested deeper than {MAX_DEPTH} levels")
             return
         try:
             content = json.loads(text_data)
         except (ValueError, RecursionError) as exc:
-            await self.frame_error("bad_json", f"the frame is not valid JSON: {exc}"[:200])
+            await self.frame_error(400, "bad_json", f"the frame is not valid JSON: {exc}"[:200])
             return
         try:
             await self.receive_json(content, **kwargs)  # type: ignore[attr-defined]
         except (OperationalError, InterfaceError) as exc:
             logger.warning("database unavailable for a websocket message: %s", exc)
-            await self.frame_error("unavailable", "the database is briefly unavailable: retry")
+            await self.frame_error(503, "unavailable", "the database is briefly unavailable: retry")
 
-    async def frame_error(self, code: str, message: str) -> None:
+    async def frame_error(self, status: int, code: str, message: str) -> None:
+        """An error frame; ``status`` is the HTTP status the same refusal has in the API."""
         await self.send_json({"type": "error", "error": {"code": code, "message": message}})  # type: ignore[attr-defined]

@@ -164,7 +164,12 @@ def _reshape(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBa
     else:
         text = getattr(response, "content", b"")[:200].decode("utf-8", "replace").strip()
         message = text if text and "<" not in text else code.replace("_", " ")
-    reshaped = api_error(status, code, message)
+    if status == 405:
+        reshaped = api_error(405, "method_not_allowed", message)
+    elif status == 403:
+        reshaped = api_error(403, "forbidden", message)
+    else:
+        reshaped = api_error(status, code, message)
     for header in ("Allow", "Retry-After", "WWW-Authenticate"):
         if header in response:
             reshaped[header] = response[header]

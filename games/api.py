@@ -27,6 +27,7 @@ from games import services
 from games.api_messages import validation_message
 from games.api_schemas import (
     ActionIn,
+    BotsIn,
     BuyOrderIn,
     CheckIn,
     CheckOut,
@@ -196,6 +197,7 @@ def create_table(request: ApiRequest, payload: TableCreateIn) -> Status:
         bank_seconds=payload.bank_seconds,
         bank_max_seconds=payload.bank_max_seconds,
         public=payload.public,
+        timeout_level=payload.timeout_level,
         engine_options=payload.engine_options,
     )
     return Status(201, _payload(request, table))
@@ -268,9 +270,13 @@ def leave_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
 )
-def fill_with_bots(request: ApiRequest, table_id: int) -> dict[str, Any]:
-    """The host fills every empty seat with a bot."""
-    table = services.table_fill_with_bots(user=request.auth, table_id=table_id)
+def fill_with_bots(
+    request: ApiRequest, table_id: int, payload: BotsIn | None = None
+) -> dict[str, Any]:
+    """The host fills every empty seat with a bot, at ``level`` (easy, normal, strong; default
+    normal). The body may be left out."""
+    level = payload.level if payload is not None else "normal"
+    table = services.table_fill_with_bots(user=request.auth, table_id=table_id, level=level)
     return _payload(request, table)
 
 

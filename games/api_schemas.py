@@ -131,6 +131,10 @@ class TableCreateIn(Strict):
     window_seconds: StrictInt = Field(default=3600, description="buy-window timer")
     strikes: StrictInt = Field(default=3, description="missed turns in a row before expulsion")
     public: StrictBool = True
+    timeout_level: Literal["easy", "normal", "strong"] = Field(
+        default="normal",
+        description="the bot level that plays a turn whose clock ran out, and an expelled seat",
+    )
     engine_options: dict[str, Any] = Field(
         default_factory=dict,
         description='ruleset options, vetted by the engine: rook {"round7": "choice"|"runs"|"books"}',
@@ -143,6 +147,12 @@ class PlayNowIn(Strict):
 
     ruleset: StrictStr = Field(default="bga", max_length=20, description=RULESETS_TEXT)
     seats: StrictInt = Field(default=4, description="the table's size; the others are bots")
+
+
+class BotsIn(Strict):
+    level: Literal["easy", "normal", "strong"] = Field(
+        default="normal", description="the level the bots filling the empty seats play at"
+    )
 
 
 class BuyOrderIn(Strict):
@@ -175,6 +185,9 @@ class SeatOut(Schema):
     is_bot: bool
     missed_turns: int
     expelled: bool
+    # The level of the bot that plays the seat (a bot seat's own; an expelled player's seat:
+    # the table's timeout level); None for a seat a person plays.
+    bot_level: str | None = None
 
 
 class SeatClockOut(Schema):

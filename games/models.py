@@ -97,6 +97,14 @@ class Table(models.Model):
         return int(self.options.get("seats", MIN_SEATS))
 
 
+class BotLevel(models.TextChoices):
+    """The levels of games/engine/bots.py a bot seat plays at."""
+
+    EASY = "easy", "easy"
+    NORMAL = "normal", "normal"
+    STRONG = "strong", "strong"
+
+
 class BuyOrder(models.TextChoices):
     ASK = "ask", "ask me"
     NEVER = "never", "never buy"
@@ -114,6 +122,8 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
+    # The level a bot seat plays at (an expelled player's seat: the table's timeout level).
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, default=BotLevel.NORMAL)
     # Turn clocks that ran out in a row; reset when the player acts.
     missed_turns = models.PositiveSmallIntegerField(default=0)
     # An expelled player's seat is played by the bot to the end of the game.

@@ -1,87 +1,176 @@
-"""Bots. ``heuristic`` plays well and is also the policy for a seat whose clock ran out;
-``random`` picks uniformly among legal actions (a baseline to measure against).
+"""Bots at three levels, ``easy``, ``normal`` and ``strong``, plus the frozen baselines.
 
-Both are deterministic given the state, so a replay that contains ``timeout`` actions rebuilds
-the same game.
+``choose_action(state, seat, level)`` is what the platform calls for a bot seat, and for a seat
+whose clock ran out (``normal`` unless the table chose another level). Every level is
+deterministic given the state (its randomness is seeded from the seed, the seat and the move
+count), so replays stay exact, and every level decides from what its seat may know: its own
+hand, the table, the discard pile and the public history of pick-ups (``bot_plan.knowledge``).
+
+- ``strong`` plans: it values each card by how far the hand would be from this round's contract
+  without it (books and runs, wilds filling what they may), counts the live copies of what it
+  still needs, watches what the others took from the pile and will not feed them, buys only
+  when the card brings it closer and the extra cards are worth it, and, when someone is close
+  to going out, sheds its most expensive cards first.
+- ``normal`` is the heuristic that was the site's only bot (``bots_baseline``), shedding its
+  costly cards when somebody is about to go out.
+- ``easy`` is that heuristic with no buying, and one turn in three a careless discard.
+- ``baseline`` (alias ``heuristic``) and ``random`` are ``bots_baseline`` unchanged: the
+  yardsticks of ``bench/bots.py`` and of tests that replay their decisions.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from functools import cache
 
-from .cards import WILD_RANK, parse_card
-from .legal import (
-    can_answer,
-    contract_melds,
-    lay_off_options,
-    legal_actions,
-    mayi_candidates,
-    swap_options,
-)
+from . import bots_baseline as baseline
+from .bot_plan import Knowledge, hand_distance, knowledge, penalty_of
+from .bots_baseline import fallback_action
+from .cards import WILD_RANK, is_wild_card, parse_card
+from .legal import can_answer, contract_melds, lay_off_options, mayi_candidates
 from .rng import SeededStream
-from .scoring import PENALTY_TABLES
 from .state import State, ruleset_of
 from .table import layoff_ends
 from .turns import swapped_in_hand
 
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "choose_action", "fallback_action"]
 
-def choose_action(state: State, seat: int, policy: str = "heuristic") -> dict | None:
-    """The next action ``seat``'s bot takes now, or ``None`` when it has nothing to do.
+LEVELS = ("easy", "normal", "strong")
+DEFAULT_LEVEL = "normal"
+_BASELINES = {"heuristic": "heuristic", "baseline": "heuristic", "random": "random"}
+
+
+def choose_action(state: State, seat: int, level: str = DEFAULT_LEVEL) -> dict | None:
+    """The next action ``seat``'s bot takes now at ``level``, or ``None`` when it has nothing
+    to do.
 
     >>> from games.engine.state import new_game
     >>> st = new_game(3, "doc")
-    >>> choose_action(st, st["active"])["type"] in ("draw", "mayi_meld")
+    >>> all(choose_action(st, st["active"], lv)["type"] in ("draw", "mayi_meld") for lv in LEVELS)
     True
     """
-    if policy == "random":
-        return _random_action(state, seat)
-    try:
-        knobs = POLICIES[policy]
-    except KeyError:
-        raise ValueError(f"unknown bot policy {policy!r}") from None
-    return _heuristic_action(state, seat, knobs)
+    if level in _BASELINES:
+        return baseline.choose_action(state, seat, _BASELINES[level])
+    if level == "normal":
+        return _normal_action(state, seat)
+    if level == "strong":
+        return _strong_action(state, seat)
+    if level == "easy":
+        return _easy_action(state, seat)
+    raise ValueError(f"unknown bot level {level!r}")
 
 
-def fallback_action(state: State, seat: int) -> dict:
-    """A safe action that always ends or advances the turn (used if a policy misfires)."""
-    actions = legal_actions(state, seat)
-    for kind in ("draw", "discard", "lay_off", "pass"):
-        for a in actions:
-            if a["type"] == kind:
-                return a
-    raise RuntimeError(f"seat {seat} has no way to advance the turn")
+def _stream(state: State, seat: int) -> SeededStream:
+    return SeededStream(f"{state['seed']}:bot-level:{seat}", state["moves"])
 
 
-# -- random ---------------------------------------------------------------------------------
-def _random_action(state: State, seat: int) -> dict | None:
-    actions = legal_actions(state, seat)
-    if not actions:
+def _urgency(state: State, seat: int) -> float:
+    """0..1: how soon the round may end with this hand counted. Another seat down with one,
+    two or three cards may go out at its next turn; a stock that cannot be rebuilt again ends
+    the round when it runs out (the stock's size and its rebuilds are public)."""
+    urgency = 0.0
+    for s in range(state["players"]):
+        if s != seat and state["down"][s]:
+            left = len(state["hands"][s])
+            urgency = max(
+                urgency, 1.0 if left <= 1 else 0.8 if left == 2 else 0.5 if left == 3 else 0
+            )
+    if state.get("finisher") is not None:
+        return 1.0  # rook's last turns: this is the last one
+    cap = ruleset_of(state).reshuffles_per_round
+    if cap is not None and state["reshuffles"] >= cap:
+        turns = len(state["stock"]) / state["players"]
+        urgency = max(
+            urgency, 1.0 if turns <= 1 else 0.6 if turns <= 3 else 0.3 if turns <= 6 else 0
+        )
+    return urgency
+
+
+# -- easy ----------------------------------------------------------------------------------
+def _easy_action(state: State, seat: int) -> dict | None:
+    action = baseline.choose_action(state, seat, "heuristic")
+    if action is None:
         return None
-    stream = SeededStream(f"{state['seed']}:bot:{seat}", state["moves"])
-    return actions[stream.below(len(actions))]
+    if action["type"] == "may_i":
+        return {"type": "no_thanks"}
+    if action["type"] == "discard" and not swapped_in_hand(state, seat):
+        stream = _stream(state, seat)
+        if stream.below(3) == 0:
+            hand = [c for c in state["hands"][seat] if not is_wild_card(c)]
+            if hand:
+                return {"type": "discard", "card": hand[stream.below(len(hand))]}
+    return action
 
 
-# -- heuristic ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Knobs:
-    """Thresholds of the heuristic policy (tuned by self-play, see bench/bots.py)."""
+# -- normal --------------------------------------------------------------------------------
+def _normal_action(state: State, seat: int) -> dict | None:
+    action = baseline.choose_action(state, seat, "heuristic")
+    if (
+        action is not None
+        and action["type"] == "discard"
+        and _urgency(state, seat) >= 0.5
+        and not swapped_in_hand(state, seat)
+    ):
+        # Somebody may go out next turn: keep the hand cheap rather than the plan.
+        rules = ruleset_of(state)
+        hand = state["hands"][seat]
+        dearest = max(hand, key=lambda c: (penalty_of(rules, c), c))
+        if penalty_of(rules, dearest) > penalty_of(rules, action["card"]) + 4:
+            return {"type": "discard", "card": dearest}
+    return action
 
-    take_value: float = 5.0
-    buy_value: float = 8.0
-    buy_max_extra_cards: int = 99
-    uncapped_max_extra_cards: int = 3
+
+# -- strong --------------------------------------------------------------------------------
+def _contracts(state: State) -> list[tuple[int, int]]:
+    rules = ruleset_of(state)
+    return [(c.books, c.runs) for c in rules.contract_choices(state["round"], state["options"])]
 
 
-POLICIES: dict[str, Knobs] = {"heuristic": Knobs()}
+def _dist(know: Knowledge, hand: list[str], contracts: list[tuple[int, int]]):
+    return min((hand_distance(know.rules, hand, b, r) for b, r in contracts), key=lambda d: d.cards)
 
 
-def _heuristic_action(state: State, seat: int, knobs: Knobs) -> dict | None:
+def _live(know: Knowledge, wanted) -> int:
+    """Copies of the wanted naturals the seat has not seen anywhere (stock or hidden hands)."""
+    live = 0
+    suits = know.rules.cards.suits
+    for rank, suit in wanted:
+        if suit:
+            live += max(0, know.copies - know.seen[(rank, suit)])
+        else:
+            live += sum(max(0, know.copies - know.seen[(rank, s)]) for s in suits) // 2
+    return live
+
+
+def _feeds(state: State, know: Knowledge, card: str) -> float:
+    """How much discarding ``card`` would help the others: a down seat lays it off, a seat
+    that took cards of its number or letter from the pile is building with them. The next
+    seat can simply draw it; the others would have to buy it."""
+    rank, suit = parse_card(card)
+    if rank == WILD_RANK:
+        return 100.0
+    n = state["players"]
+    cost = 0.0
+    if any(know.down[s] for s in range(n) if s != know.seat) and any(
+        layoff_ends(m, card) for m in state["melds"]
+    ):
+        cost += 30.0
+    for k in range(1, n):
+        s = (know.seat + k) % n
+        if know.down[s]:
+            continue
+        weight = 1.0 if k == 1 else 0.5
+        for r, su in know.holds[s]:
+            if r == rank:
+                cost += 12.0 * weight
+            elif su == suit and abs(r - rank) <= 2:
+                cost += 8.0 * weight
+    return cost
+
+
+def _strong_action(state: State, seat: int) -> dict | None:
     if seat != state["active"] and can_answer(state, seat):
         card = state["window"]["card"] if state["window"] else state["discard"][-1]
-        wanted = _wants_to_buy(state, seat, card, knobs)
-        return {"type": "may_i" if wanted else "no_thanks"}
+        return {"type": "may_i" if _strong_buys(state, seat, card) else "no_thanks"}
     if seat != state["active"] or state["phase"] not in ("draw", "play"):
         return None
     rules = ruleset_of(state)
@@ -92,197 +181,109 @@ def _heuristic_action(state: State, seat: int, knobs: Knobs) -> dict | None:
             return {"type": "mayi_meld", "cards": found[0]}
     if state["phase"] == "draw":
         top = state["discard"][-1] if state["discard"] else None
-        if top is not None and _wants_card(state, seat, top, knobs):
+        if top is not None and _strong_takes(state, seat, top):
             return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}
     pending = swapped_in_hand(state, seat)
+    if pending:
+        return baseline.choose_action(state, seat, "heuristic")
     if not state["down"][seat]:
-        melds = None
-        if pending or _might_lay_down(state, seat):
+        if baseline._might_lay_down(state, seat):
             melds = contract_melds(state, seat)
-        if melds is not None:
-            return {"type": "lay_down", "melds": melds}
+            if melds is not None:
+                return {"type": "lay_down", "melds": melds}
     elif rules.lay_off_on_lay_down_turn or not state["laid_down_this_turn"]:
         options = lay_off_options(state, seat)
-        if pending:
-            # A wild taken off the table is played this turn: lay it off first.
-            options = [o for o in options if o["card"] in pending] or options
         if options:
-            return options[0]
-        swap = _easy_swap(state, seat)
+            # The dearest card first (if the round ends mid-way, it is not counted).
+            return max(options, key=lambda o: (penalty_of(rules, o["card"]), o["card"]))
+        swap = baseline._easy_swap(state, seat)
         if swap is not None:
             return swap
     final_rule = state["round"] in rules.no_final_discard_rounds
     if final_rule and len(hand) == 1:
         return {"type": "pass"}
-    return {"type": "discard", "card": _worst_card(state, seat)}
+    return {"type": "discard", "card": _strong_discard(state, seat)}
 
 
-def _easy_swap(state: State, seat: int) -> dict | None:
-    """A swap that sheds a card nothing else would (rook): a natural that fits in no meld's
-    end but stands for a tabled wild, which can then be laid off."""
-    if not ruleset_of(state).wild_swaps:
-        return None
-    for option in swap_options(state, seat):
-        if not any(layoff_ends(m, option["card"]) for m in state["melds"]):
-            return option
-    return None
-
-
-def _penalty(state: State, card: str) -> int:
-    return PENALTY_TABLES[ruleset_of(state).penalties](parse_card(card))
-
-
-def _needs(state: State, seat: int) -> tuple[int, int]:
-    """The contract the seat's bot aims for (rook's round 7 offers two: see _target)."""
-    rules = ruleset_of(state)
-    choices = rules.contract_choices(state["round"], state["options"])
-    if len(choices) == 1:
-        return choices[0].books, choices[0].runs
-    hand = state["hands"][seat]
-    return _target(hand, [(c.books, c.runs) for c in choices])
-
-
-def _target(hand: list[str], choices: list[tuple[int, int]]) -> tuple[int, int]:
-    """The contract the hand is closest to: the most value its cards add toward it."""
-    return max(choices, key=lambda c: sum(_card_values(hand, *c).values()))
-
-
-@cache
-def _most_in_four(mask: int) -> int:
-    """The most numbers of ``mask`` (bit n: number n) in four places in a row."""
-    return max((mask >> lo & 0b1111).bit_count() for lo in range(1, 12))
-
-
-def _might_lay_down(state: State, seat: int) -> bool:
-    """A cheap necessary condition before running the solver: the fewest wilds each meld
-    could need, counted optimistically (cards may be counted twice), must not exceed the
-    wilds in hand."""
-    books, runs = _needs(state, seat)
-    hand = [parse_card(c) for c in state["hands"][seat]]
-    wilds = sum(1 for p in hand if p[0] == WILD_RANK)
-    naturals = [p for p in hand if p[0] != WILD_RANK]
-    if len(hand) < 3 * books + 4 * runs or len(naturals) < 2 * (books + runs):
-        return False
-    costs: list[int] = []
-    if books:
-        by_rank = Counter(r for r, _ in naturals)
-        book_costs = sorted(
-            max(0, 3 - c) for c in by_rank.values() if c >= 2 for _ in range(c // 2)
-        )
-        if len(book_costs) < books:
-            return False
-        costs += book_costs[:books]
-    if runs:
-        by_suit: dict[str, int] = {}
-        for r, s in naturals:
-            by_suit[s] = by_suit.get(s, 0) | (1 << r)
-        run_costs = []
-        ace_high = ruleset_of(state).cards.ace_high
-        for mask in by_suit.values():
-            if ace_high and mask & 2:
-                mask |= 1 << 14  # the ace may also stand above the king
-            best = _most_in_four(mask)
-            if best >= 2:
-                run_costs += [4 - best] * (mask.bit_count() // 2)
-        if len(run_costs) < runs:
-            return False
-        costs += sorted(run_costs)[:runs]
-    return sum(costs) <= wilds
-
-
-def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
-    """How much each card helps toward the contract, given the rest of the hand: copies of
-    its number count toward a book, cards of its letter within 3 numbers toward a run."""
-    parsed = [(c, parse_card(c)) for c in hand]
-    rank_count = [0] * 15
-    suit_count: dict[str, list[int]] = {}
-    for _, (r, s) in parsed:
-        if r != WILD_RANK:
-            rank_count[r] += 1
-            row = suit_count.get(s)
-            if row is None:
-                row = suit_count[s] = [0] * 22
-            row[r + 3] += 1
-    book_weight = 3.0 * (1 + books / 3) if books else 0.0
-    run_weight = 2.5 * (1 + runs / 3) if runs else 0.0
-    values = {}
-    for card, (rank, suit) in parsed:
-        if rank == WILD_RANK:
-            values[card] = 100.0
-            continue
-        copies = rank_count[rank] - 1
-        value = book_weight * (copies if copies < 3 else 3)
-        if run_weight:
-            row = suit_count[suit]
-            i = rank + 3
-            near = (
-                row[i - 1]
-                + row[i + 1]
-                + (row[i - 2] + row[i + 2]) / 2
-                + (row[i - 3] + row[i + 3]) / 3
-            )
-            value += run_weight * near
-        values[card] = value
-    return values
-
-
-def _card_value(hand: list[str], card: str, books: int, runs: int) -> float:
-    """``_card_values([*hand, card], ...)[card]`` for one card not in ``hand``, in one pass."""
-    rank, suit = parse_card(card)
-    if rank == WILD_RANK:
-        return 100.0
-    same = 0
-    near = 0.0
-    for other in hand:
-        r, s = parse_card(other)
-        if r == rank:
-            same += 1
-        elif s == suit and r != WILD_RANK and abs(r - rank) <= 3:
-            near += 1.0 / abs(r - rank)
-    value = 3.0 * (1 + books / 3) * min(same, 3) if books else 0.0
-    if runs:
-        value += 2.5 * (1 + runs / 3) * near
-    return value
-
-
-def _worst_card(state: State, seat: int) -> str:
-    hand = state["hands"][seat]
-    penalty = PENALTY_TABLES[ruleset_of(state).penalties]
-    if state["down"][seat]:
-        # Nothing left to build: shed the most expensive card that fits nowhere.
-        return max(hand, key=lambda c: (penalty(parse_card(c)), c))
-    values = _card_values(hand, *_needs(state, seat))
-    return min(hand, key=lambda c: (values[c], -penalty(parse_card(c)), c))
-
-
-def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
+def _strong_takes(state: State, seat: int, card: str) -> bool:
     if parse_card(card)[0] == WILD_RANK:
         return True
     if state["down"][seat]:
         return any(layoff_ends(m, card) for m in state["melds"])
-    hand = state["hands"][seat]
-    books, runs = _needs(state, seat)
-    grown = [*hand, card]
-    values = _card_values(grown, books, runs)
-    value = values[card]
-    if value < knobs.take_value or value <= min(_card_values(hand, books, runs).values()):
-        return False
-    # Never take a card only to discard it again: two bots would pass it back and forth for
-    # ever (seen with rook's flat penalties, where ties fall to the card id).
-    return min(grown, key=lambda c: (values[c], -_penalty(state, c), c)) != card
+    know = knowledge(state, seat)
+    contracts = _contracts(state)
+    now = _dist(know, know.hand, contracts)
+    grown = _dist(know, [*know.hand, card], contracts)
+    if grown.cards < now.cards:
+        return True
+    return grown.cards == now.cards and baseline._wants_card(state, seat, card, baseline.Knobs())
 
 
-def _wants_to_buy(state: State, seat: int, card: str, knobs: Knobs) -> bool:
-    if state["down"][seat]:
+def _strong_buys(state: State, seat: int, card: str) -> bool:
+    if state["down"][seat] or _urgency(state, seat) >= 0.3:
         return False
-    hand = state["hands"][seat]
     rules = ruleset_of(state)
-    limit = knobs.buy_max_extra_cards
-    if rules.max_buys_per_round is None:
-        limit = min(limit, knobs.uncapped_max_extra_cards)  # no cap: don't bloat the hand
-    if len(hand) - rules.deal_size(state["round"]) > limit:
+    hand = state["hands"][seat]
+    extra = len(hand) - rules.deal_size(state["round"])
+    if extra > (4 if rules.max_buys_per_round is not None else 2):
         return False
     if parse_card(card)[0] == WILD_RANK:
         return True
-    return _card_value(hand, card, *_needs(state, seat)) >= knobs.buy_value
+    know = knowledge(state, seat)
+    contracts = _contracts(state)
+    now = _dist(know, hand, contracts)
+    grown = _dist(know, [*hand, card], contracts)
+    # A purchase costs a second, unknown card: worth it when it brings the contract nearer,
+    # or makes a pair or a near run of the cards the hand is building with.
+    if grown.cards < now.cards:
+        return True
+    return baseline._wants_to_buy(state, seat, card, baseline.Knobs())
+
+
+def _strong_discard(state: State, seat: int) -> str:
+    rules = ruleset_of(state)
+    know = knowledge(state, seat)
+    hand = know.hand
+    candidates = [c for c in dict.fromkeys(hand) if not is_wild_card(c)] or list(hand)
+    if state["down"][seat]:
+        return max(candidates, key=lambda c: _down_discard_value(state, know, c))
+    contracts = _contracts(state)
+    urgency = _urgency(state, seat)
+    w_pen = 0.4 + 4.0 * urgency
+    # How much each card helps the hand's other chances (pairs, neighbours): the baseline's
+    # measure, kept as the second opinion after the distance to the contract.
+    support = baseline._card_values(hand, *baseline._needs(state, seat))
+    whole = _dist(know, hand, contracts)
+    spare = Counter(parse_card(c) for c in hand)
+    spare.subtract(whole.cells)
+    best = None
+    for c in candidates:
+        if spare[parse_card(c)] > 0:
+            d = whole  # the best plan does not need this copy: it stays the best
+        else:
+            rest = list(hand)
+            rest.remove(c)
+            d = _dist(know, rest, contracts)
+        # Far from the contract with the round about to end: the hand's cost counts more.
+        w_dist = 100.0 if d.cards <= 1 else 100.0 * (1 - 0.85 * urgency)
+        value = -w_dist * d.cards + 2.0 * min(_live(know, d.wanted), 12) - 3.0 * support[c]
+        value += w_pen * penalty_of(rules, c) - _feeds(state, know, c)
+        key = (value, c)
+        if best is None or key > best:
+            best = key
+    assert best is not None
+    return best[1]
+
+
+def _down_discard_value(state: State, know: Knowledge, card: str) -> float:
+    """Once down a card only helps by being laid off later: keep those one number from a
+    run's end (or two, with a gap that the stock may fill), shed the dearest of the rest."""
+    rank, suit = parse_card(card)
+    hope = 0.0
+    for m in state["melds"]:
+        if m["kind"] == "run" and m["suit"] == suit:
+            lo, hi = m["start"], m["start"] + len(m["cards"]) - 1
+            if rank in (lo - 2, hi + 2):
+                hope += 1.0
+    return 2.0 * penalty_of(know.rules, card) - 6.0 * hope - 0.5 * _feeds(state, know, card)

@@ -19,7 +19,7 @@ to let that caller buy; a "May I?" from the active player itself takes the disca
 from __future__ import annotations
 
 from .errors import IllegalMove
-from .state import State, draw_from_stock, ruleset_of
+from .state import State, draw_from_stock, note_taken, ruleset_of
 from .turns import do_discard, do_pass, require_turn
 
 ANSWER_WORDS = {"may_i": "“May I?”", "no_thanks": "“no thanks”"}
@@ -37,6 +37,7 @@ def draw(st: State, seat: int, action: dict, events: list[dict]) -> None:
         card = st["discard"].pop()
         st["discard_from"].pop()
         hand.append(card)
+        note_taken(st, seat, card)
         st["phase"] = "play"
         st["early"] = [None] * st["players"]
         if "calls" in st:
@@ -179,6 +180,7 @@ def sell(st: State, buyer: int, events: list[dict]) -> bool:
     st["discard_from"].pop()
     hand = st["hands"][buyer]
     hand.append(card)
+    note_taken(st, buyer, card)
     st["buys"][buyer] += 1
     events.append({"type": "window_closed", "card": card, "buyer": buyer})
     # The penalty cards are the buyer's secret (games.engine.public shows others the count);

@@ -93,6 +93,7 @@ def _view_leaks(state: State) -> list[str]:
         own = set(state["hands"][seat]) if seat is not None else set()
         visible = own | {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
         visible |= set(state.get("swapped") or [])  # taken off the table in plain sight
+        visible |= {card for _, card in state.get("taken") or []}  # taken from the pile
         # Collect the view's strings once: doing it per card made the check quadratic.
         ids = _ids(v)
         for other in range(n):

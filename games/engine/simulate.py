@@ -1,7 +1,7 @@
 """Bots play whole games; the invariants are checked after every action.
 
     python -m games.engine.simulate --games 20 --players 4 --seed 1 [--ruleset bga]
-        [--policies heuristic,random,...] [--no-checks] [--timeouts 0.05]
+        [--policies normal,strong,easy,baseline,random,...] [--no-checks] [--timeouts 0.05]
 
 Prints one JSON object: games, actions, seconds, games_per_second, invariant_violations, and
 per-seat results (wins, mean total) so bot strength can be compared.
@@ -30,7 +30,7 @@ def play_game(
     players: int,
     seed: str,
     ruleset: str = "bga",
-    policies: Sequence[str] = ("heuristic",),
+    policies: Sequence[str] = ("normal",),
     checks: bool = True,
     timeouts: float = 0.0,
     record: list | None = None,
@@ -138,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--ruleset", default="bga")
-    parser.add_argument("--policies", default="heuristic")
+    parser.add_argument("--policies", default="normal", help="bot levels, one per seat in turn")
     parser.add_argument("--no-checks", action="store_true", help="skip invariant checks (timing)")
     parser.add_argument("--timeouts", type=float, default=0.0, help="share of turns timed out")
     args = parser.parse_args(argv)

@@ -128,6 +128,8 @@ def copy_state(st: State) -> State:
         new["held"] = dict(st["held"])
     if st.get("swapped"):
         new["swapped"] = st["swapped"][:]
+    if "taken" in st:
+        new["taken"] = [t[:] for t in st["taken"]]  # [seat, card] pairs
     if st.get("places"):
         new["places"] = st["places"][:]
     return new
@@ -166,6 +168,9 @@ def start_round(st: State, events: list[dict]) -> None:
     st["held"] = None
     st["early"] = [None] * n
     st.pop("swapped", None)  # a round can end (last turns) before the turn clears it
+    # Public history for the bots: [seat, card] for each card a seat took from the discard
+    # pile this round (draws and purchases), in order. Everyone at the table saw them taken.
+    st["taken"] = []
     if rules.claim == "first_caller":
         st["calls"] = []  # seats that called "May I?" for the discard top, earliest first
     if rules.round_end == "last_turns":
@@ -180,6 +185,12 @@ def start_round(st: State, events: list[dict]) -> None:
             "discard_top": st["discard"][-1],
         }
     )
+
+
+def note_taken(st: State, seat: int, card: str) -> None:
+    """Record in the public history that ``seat`` took ``card`` from the discard pile (states
+    saved before the history existed start it on their first pick-up)."""
+    st.setdefault("taken", []).append([seat, card])
 
 
 def draw_from_stock(st: State, events: list[dict]) -> str:
@@ -200,6 +211,11 @@ def draw_from_stock(st: State, events: list[dict]) -> str:
         stream.shuffle(pile)
         st["rng"] = stream.counter
         st["stock"] = pile
+        if st.get("taken"):
+            # Cards shuffled into the stock are no one's any more (and a view never names a
+            # stock card).
+            gone = set(pile)
+            st["taken"] = [t for t in st["taken"] if t[1] not in gone]
         st["reshuffles"] += 1
         events.append({"type": "stock_rebuilt", "stock_size": len(pile)})
     return st["stock"].pop()

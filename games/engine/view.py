@@ -142,6 +142,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     v["winners"] = [s for s, p in enumerate(state["places"]) if p == 1] if over else None
     if seat is not None:
         v["lay_offs"] = _lay_offs(state, seat)
+    if "taken" in state:
+        # Public history: [seat, card] for the cards seats took from the pile this round.
+        v["taken"] = [t[:] for t in state["taken"]]
     if over:
         v["hands"] = [h[:] for h in state["hands"]]
         v["stock"] = state["stock"][:]
@@ -162,6 +165,7 @@ def _faces(v: dict) -> dict[str, dict]:
     if v["buy_window"]:
         shown.append(v["buy_window"]["card"])
     shown += v.get("swapped", [])
+    shown += [card for _, card in v.get("taken", [])]
     for hand in v.get("hands", []):
         shown += hand
     shown += v.get("stock", [])

@@ -13,6 +13,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Seat, Table
 
+from .bot_levels import timeout_level
 from .errors import Conflict, NotSeated, StaleVersion
 from .locking import lock_table_with_seats, retry_on_contention
 from .transition import Transition
@@ -131,7 +132,11 @@ def table_timeout_turn(
         active = engine.active_seat(_state(table))
         change = Transition(table=table, seats=seats, state=_state(table), turn_changed=True)
         try:
-            change.apply(None, {"type": "timeout"})
+            level = timeout_level(table)
+            # The level is part of the move, so a replay plays the timed-out turn the same way.
+            change.apply(
+                None, {"type": "timeout", **({"level": level} if level != "normal" else {})}
+            )
         except engine.IllegalMove as exc:
             return _drop_deadline(table, "turn_deadline", exc)
         seat = next((s for s in seats if s.position == active), None)

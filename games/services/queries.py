@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Move, Seat, Table
 
+from .bot_levels import bot_level
 from .clocks import clock_meta
 from .errors import NotSeated
 from .log import log_page, table_log
@@ -88,6 +89,7 @@ def table_meta(table: Table, seats: list[Seat], user: User | AnonymousUser) -> d
                 "is_bot": s.is_bot,
                 "missed_turns": s.missed_turns,
                 "expelled": s.expelled,
+                "bot_level": bot_level(table, s) if s.played_by_bot else None,
             }
             for s in seats
         ],

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import engine
 from games.engine.rulesets import RULESETS
 from games.engine.verify import seed_commitment
-from games.models import MAX_SEATS, Seat, Table
+from games.models import MAX_SEATS, BotLevel, Seat, Table
 
 from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
 from .locking import lock_table_with_seats, retry_on_contention
@@ -48,8 +48,12 @@ def table_create(
     engine_options: dict[str, Any] | None = None,
     bank_seconds: int | None = None,
     bank_max_seconds: int | None = None,
+    timeout_level: str = BotLevel.NORMAL,
 ) -> Table:
     """Open a table with ``host`` in seat 0.
+
+    ``timeout_level``: the bot level that plays a turn whose clock ran out, and an expelled
+    player's seat (games/engine/bots.py; "normal" unless the table says otherwise).
 
     Time control (games/services/clocks.py): each seat starts with ``bank_seconds`` (default
     ``turn_seconds``), gets ``turn_seconds`` more after each turn, and never holds more than
@@ -72,6 +76,7 @@ def table_create(
         "bank_max_seconds": cap,
         "window_seconds": _int_option("window_seconds", window_seconds, low, MAX_CLOCK_SECONDS),
         "strikes": _int_option("strikes", strikes, 1, 20),
+        "timeout_level": bot_level_option("timeout_level", timeout_level),
         "engine": dict(engine_options or {}),
     }
     return table_open(host=host, ruleset=ruleset, options=options, public=public)
@@ -160,9 +165,16 @@ def table_leave(*, user: User, table_id: int) -> Table:
     return table
 
 
+def bot_level_option(name: str, value: Any) -> str:
+    if value not in BotLevel.values:
+        raise BadOptions(f"{name} must be one of {', '.join(BotLevel.values)}")
+    return str(value)
+
+
 @retry_on_contention
-def table_fill_with_bots(*, user: User, table_id: int) -> Table:
-    """The host fills every empty seat with a bot."""
+def table_fill_with_bots(*, user: User, table_id: int, level: str = BotLevel.NORMAL) -> Table:
+    """The host fills every empty seat with a bot playing at ``level`` (easy, normal, strong)."""
+    level = bot_level_option("level", level)
     with transaction.atomic():
         table, seats = lock_table_with_seats(table_id)
         _check_host(table, user)
@@ -172,7 +184,9 @@ def table_fill_with_bots(*, user: User, table_id: int) -> Table:
         free = [p for p in range(table.seat_count) if p not in taken]
         if not free:
             raise Conflict("there is no empty seat to fill", code="table_full")
-        Seat.objects.bulk_create([Seat(table=table, position=p, is_bot=True) for p in free])
+        Seat.objects.bulk_create(
+            [Seat(table=table, position=p, is_bot=True, bot_level=level) for p in free]
+        )
         _bump(table)
     return table
 

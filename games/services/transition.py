@@ -17,6 +17,7 @@ from games.models import BuyOrder, Move, RoundResult, Seat, Table
 from stats.services import stats_game_finished, stats_round_ended
 
 from . import clocks, enqueue, rows
+from .bot_levels import bot_level
 
 logger = logging.getLogger("games.services")
 
@@ -95,6 +96,7 @@ class Transition:
         covers that seat. The cap bounds one transaction even for a table of bots only.
         """
         bots = {s.position for s in self.seats if s.played_by_bot}
+        levels = {s.position: bot_level(self.table, s) for s in self.seats if s.played_by_bot}
         orders = {
             s.position: s for s in self.seats if s.buy_order != BuyOrder.ASK and not s.played_by_bot
         }
@@ -109,7 +111,7 @@ class Transition:
             for position in [] if acted else engine.seats_to_act(self.state):
                 if position not in bots:
                     continue
-                action = engine.choose_action(self.state, position, "heuristic")
+                action = engine.choose_action(self.state, position, levels[position])
                 if action is None:
                     continue
                 try:

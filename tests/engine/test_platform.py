@@ -1,5 +1,5 @@
 """The two platform actions (seat ``None``): ``timeout`` plays the active seat's turn with the
-heuristic bot to its end; ``close_window`` is the buy-window timer. Seats may send neither."""
+bot (the ``normal`` level unless the action names another) to its end; ``close_window`` is the buy-window timer. Seats may send neither."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .helpers import act, event, make_state, refused, types
 
 
 def manual_turn(st, seat):
-    """Play ``seat``'s turn the way ``timeout`` should: the heuristic bot until the turn ends."""
+    """Play ``seat``'s turn the way ``timeout`` should: the normal bot until the turn ends."""
     events = []
     round_no = st["round"]
     while (
@@ -41,7 +41,7 @@ def manual_turn(st, seat):
         ),
     ],
 )
-def test_timeout_plays_the_active_seats_turn_with_the_heuristic_bot(kw):
+def test_timeout_plays_the_active_seats_turn_with_the_normal_bot(kw):
     st = make_state(**kw)
     new, events = act(st, None, "timeout")
     assert events[0] == {"type": "timed_out", "seat": 0}

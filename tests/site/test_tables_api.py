@@ -21,7 +21,14 @@ def test_create_seats_the_host_and_shows_the_invite_code_to_insiders_only(alice,
     assert body["view"] is None
     assert meta["status"] == "open" and meta["host"] == "alice" and meta["my_seat"] == 0
     assert meta["seats"] == [
-        {"position": 0, "user": "alice", "is_bot": False, "missed_turns": 0, "expelled": False}
+        {
+            "position": 0,
+            "user": "alice",
+            "is_bot": False,
+            "missed_turns": 0,
+            "expelled": False,
+            "bot_level": None,
+        }
     ]
     assert (meta["turn_seconds"], meta["window_seconds"], meta["strikes"]) == (600, 60, 2)
     assert meta["invite_code"]

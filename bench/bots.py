@@ -1,0 +1,165 @@
+"""Bot levels against each other: seeded 4-player games, seats rotated.
+
+    .venv/bin/python bench/bots.py --level strong --against baseline --games 400
+    .venv/bin/python bench/bots.py --level normal --against normal --games 100   # all one level
+
+One seat (game g: seat g % players) plays ``--level``, the others ``--against`` (``baseline`` is
+the frozen heuristic that was the site's only bot, ``games/engine/bots_baseline.py``). For
+each ruleset it prints one JSON line: the tested seat's win share (a shared first place counts
+as a win; parity is 1/players), its mean total against the others' mean, the share of rounds
+nobody went out of, and the time the tested seat's bot took per turn (every decision of one
+turn of its own, summed) and per answer in a buy window: median, p99 and max, in ms of wall
+time, and the turn's process CPU time (``turn_cpu_ms``: what a shared, loaded machine distorts
+least).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import IllegalMove, apply  # noqa: E402
+from games.engine.bots import choose_action, fallback_action  # noqa: E402
+from games.engine.legal import answerers  # noqa: E402
+from games.engine.rulesets import get_ruleset  # noqa: E402
+from games.engine.state import new_game  # noqa: E402
+
+MAX_ACTIONS = 20000
+
+
+def play(task: tuple[str, int, str, str, int, str]) -> dict:
+    ruleset, g, level, against, players, seed = task
+    tested = g % players
+    levels = [level if s == tested else against for s in range(players)]
+    state = new_game(players, f"{seed}:{ruleset}:{g}", ruleset)
+    turn_ms: list[float] = []
+    turn_cpu_ms: list[float] = []
+    answer_ms: list[float] = []
+    current = current_cpu = 0.0
+    turn_key: bool | None = None
+    illegal = 0
+    actions = 0
+    while not state["game_over"] and actions < MAX_ACTIONS:
+        waiting = answerers(state)
+        seat = waiting[0] if waiting else state["active"]
+        started = time.perf_counter()
+        cpu = time.process_time()
+        action = choose_action(state, seat, levels[seat])
+        spent = (time.perf_counter() - started) * 1000
+        spent_cpu = (time.process_time() - cpu) * 1000
+        if action is None:
+            action = {"type": "no_thanks"} if waiting else fallback_action(state, seat)
+        if seat == tested:
+            if waiting:
+                answer_ms.append(spent)
+            else:
+                turn_key = True
+                current += spent
+                current_cpu += spent_cpu
+        try:
+            state, _ = apply(state, seat, action)
+        except IllegalMove:
+            illegal += 1
+            state, _ = apply(state, seat, fallback_action(state, seat))
+        actions += 1
+        # A turn of the tested seat ends when another seat becomes active (or the round ends).
+        if turn_key is not None and (state["active"] != tested or state["game_over"]):
+            turn_ms.append(current)
+            turn_cpu_ms.append(current_cpu)
+            current = current_cpu = 0.0
+            turn_key = None
+    rules = get_ruleset(ruleset)
+    places = state["places"] or [0] * players
+    return {
+        "win": places[tested] == 1,
+        "tested_total": state["totals"][tested],
+        "others_total": statistics.mean(state["totals"][s] for s in range(players) if s != tested),
+        "rounds": rules.rounds,
+        "rounds_nobody_out": rules.rounds - sum(state["rounds_out"]),
+        "turn_ms": turn_ms,
+        "turn_cpu_ms": turn_cpu_ms,
+        "answer_ms": answer_ms,
+        "illegal": illegal,
+        "finished": state["game_over"],
+    }
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))], 2)
+
+
+def summarise(ruleset: str, level: str, against: str, players: int, games: list[dict]) -> dict:
+    n = len(games)
+    turns = [t for g in games for t in g["turn_ms"]]
+    turns_cpu = [t for g in games for t in g["turn_cpu_ms"]]
+    answers = [t for g in games for t in g["answer_ms"]]
+    return {
+        "ruleset": ruleset,
+        "level": level,
+        "against": against,
+        "players": players,
+        "games": n,
+        "wins": sum(g["win"] for g in games),
+        "win_share": round(sum(g["win"] for g in games) / n, 3),
+        "parity": round(1 / players, 3),
+        "mean_total": round(statistics.mean(g["tested_total"] for g in games), 1),
+        "others_mean_total": round(statistics.mean(g["others_total"] for g in games), 1),
+        "rounds_nobody_out_share": round(
+            sum(g["rounds_nobody_out"] for g in games) / sum(g["rounds"] for g in games), 3
+        ),
+        "turn_ms": {"p50": _pct(turns, 0.5), "p99": _pct(turns, 0.99), "max": _pct(turns, 1.0)},
+        "turn_cpu_ms": {
+            "p50": _pct(turns_cpu, 0.5),
+            "p99": _pct(turns_cpu, 0.99),
+            "max": _pct(turns_cpu, 1.0),
+        },
+        "answer_ms": {
+            "p50": _pct(answers, 0.5),
+            "p99": _pct(answers, 0.99),
+            "max": _pct(answers, 1.0),
+        },
+        "illegal_actions": sum(g["illegal"] for g in games),
+        "unfinished": sum(not g["finished"] for g in games),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", default="strong")
+    parser.add_argument("--against", default="baseline")
+    parser.add_argument("--games", type=int, default=400, help="games per ruleset")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rulesets", default="bga,petras,classic,rook")
+    parser.add_argument("--seed", default="bench-bots")
+    parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
+    args = parser.parse_args(argv)
+    for ruleset in args.rulesets.split(","):
+        tasks = [
+            (ruleset, g, args.level, args.against, args.players, args.seed)
+            for g in range(args.games)
+        ]
+        started = time.perf_counter()
+        if args.processes > 1:
+            with Pool(args.processes) as pool:
+                games = pool.map(play, tasks, chunksize=4)
+        else:
+            games = [play(t) for t in tasks]
+        out = summarise(ruleset, args.level, args.against, args.players, games)
+        out["seconds"] = round(time.perf_counter() - started, 1)
+        print(json.dumps(out), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""Issue 15: bot levels. Each level decides only from what its seat may know (its own view and
+the public history), is deterministic, plays legal moves in every ruleset, and the levels
+are ordered the way their names say."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from games.engine import apply, legal_actions, new_game, view
+from games.engine.bots import LEVELS, choose_action, fallback_action
+from games.engine.invariants import check_invariants
+from games.engine.legal import answerers
+from games.engine.simulate import play_game
+
+from .helpers import act, make_state
+
+RULESETS = ["bga", "petras", "classic", "rook"]
+MIXED = ["strong", "normal", "easy", "baseline"]
+
+
+def states_of_a_game(ruleset: str, seed: str, every: int = 9, most: int = 14) -> list[dict]:
+    """States met while bots of mixed levels play a game (one every ``every`` actions)."""
+    players = 4
+    state = new_game(players, seed, ruleset)
+    out = []
+    actions = 0
+    while not state["game_over"] and len(out) < most and actions < 5000:
+        waiting = answerers(state)
+        seat = waiting[0] if waiting else state["active"]
+        action = choose_action(state, seat, MIXED[seat % len(MIXED)])
+        if action is None:
+            action = {"type": "no_thanks"} if waiting else fallback_action(state, seat)
+        state, _ = apply(state, seat, action)
+        actions += 1
+        if actions % every == 0:
+            out.append(state)
+    return out
+
+
+def redeal(state: dict, seat: int, rng: random.Random) -> dict:
+    """The same state as far as ``seat`` can tell: the other hands and the stock dealt again
+    from their cards, each hand keeping its size and the cards everyone saw it take."""
+    new = {**state, "hands": [h[:] for h in state["hands"]], "stock": state["stock"][:]}
+    pinned: dict[int, set[str]] = {}
+    for s, card in state.get("taken") or []:
+        if s != seat and card in state["hands"][s]:
+            pinned.setdefault(s, set()).add(card)
+    others = [s for s in range(state["players"]) if s != seat]
+    pool = list(new["stock"])
+    for s in others:
+        pool += [c for c in new["hands"][s] if c not in pinned.get(s, set())]
+    rng.shuffle(pool)
+    for s in others:
+        keep = [c for c in new["hands"][s] if c in pinned.get(s, set())]
+        need = len(new["hands"][s]) - len(keep)
+        new["hands"][s] = keep + [pool.pop() for _ in range(need)]
+    new["stock"] = pool
+    assert not check_invariants(new)
+    assert view(new, seat) == view(state, seat)  # nothing the seat sees has changed
+    return new
+
+
+def deciders(state: dict) -> list[int]:
+    waiting = answerers(state)
+    if waiting:
+        return waiting
+    return [state["active"]] if state["phase"] in ("draw", "play") else []
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_level_looks_at_hidden_cards(ruleset):
+    """Re-dealing the cards a seat cannot see never changes what its bot does."""
+    rng = random.Random(f"redeal:{ruleset}")
+    checked = 0
+    for state in states_of_a_game(ruleset, f"infoset-{ruleset}"):
+        for seat in deciders(state):
+            for level in LEVELS:
+                decided = choose_action(state, seat, level)
+                for _ in range(2):
+                    assert choose_action(redeal(state, seat, rng), seat, level) == decided, (
+                        f"{level} bot of seat {seat} decided otherwise with other hidden cards"
+                    )
+                checked += 1
+    assert checked >= 20
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=hs.integers(0, 10**6), ruleset=hs.sampled_from(RULESETS), pick=hs.integers(0, 99))
+def test_no_level_looks_at_hidden_cards_property(seed, ruleset, pick):
+    states = states_of_a_game(ruleset, f"prop-{seed}", every=5, most=20)
+    state = states[pick % len(states)]
+    rng = random.Random(seed)
+    for seat in deciders(state):
+        for level in LEVELS:
+            decided = choose_action(state, seat, level)
+            assert choose_action(redeal(state, seat, rng), seat, level) == decided
+
+
+def test_the_public_history_records_pick_ups_and_the_view_shows_it():
+    st = make_state(players=3, round=1, active=0, phase="draw", discard="w4M w9A")
+    st, _ = act(st, 0, "draw", source="discard")
+    assert st["taken"] == [[0, "w9A"]]
+    assert all(view(st, s)["taken"] == [[0, "w9A"]] for s in (0, 1, 2, None))
+    assert view(st, 1)["faces"]["w9A"]["rank"] == 9
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_level_finishes_games_legally_in_every_ruleset(ruleset):
+    # An illegal choice is a problem even without the invariant checks (the slow part).
+    for players, checks in ((4, True), (5, False)):
+        final, _, problems = play_game(
+            players, f"legal-{ruleset}", ruleset, ("strong", "easy", "normal"), checks=checks
+        )
+        assert final["game_over"] and not problems
+
+
+def test_levels_are_deterministic():
+    for state in states_of_a_game("bga", "again", every=11, most=6):
+        for seat in deciders(state):
+            for level in LEVELS:
+                assert choose_action(state, seat, level) == choose_action(state, seat, level)
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError):
+        choose_action(new_game(3, "x"), 0, "grandmaster")
+
+
+def test_old_names_still_play_the_frozen_heuristic():
+    st = new_game(4, "names")
+    seat = st["active"]
+    assert choose_action(st, seat, "heuristic") == choose_action(st, seat, "baseline")
+    assert choose_action(st, seat, "random") in legal_actions(st, seat)
+
+
+def test_timeout_plays_at_the_level_the_action_names():
+    st = new_game(4, "timeout-level")
+    for level in LEVELS:
+        new, events = apply(st, None, {"type": "timeout", "level": level})
+        assert new["active"] != st["active"] or new["phase"] == "done"
+    from games.engine import IllegalMove
+
+    with pytest.raises(IllegalMove):
+        apply(st, None, {"type": "timeout", "level": "godlike"})
+
+
+def test_strong_keeps_its_hand_cheap_when_someone_may_go_out():
+    # Seat 1 is down with one card: seat 0, far from its contract, sheds its dearest card.
+    st = make_state(
+        players=3,
+        round=1,
+        active=0,
+        phase="play",
+        hands={0: "w13M w2A w5Y w8I w3M w11A w6I", 1: "w4I"},
+        melds={1: "w9M b9M w9A | w7M b7M w7A"},
+    )
+    action = choose_action(st, 0, "strong")
+    assert action["type"] == "discard" and action["card"] in ("w13M", "w11A")

@@ -11,8 +11,7 @@ hand, the table, the discard pile and the public history of pick-ups (``bot_plan
   still needs, watches what the others took from the pile and will not feed them, buys only
   when the card brings it closer and the extra cards are worth it, and, when someone is close
   to going out, sheds its most expensive cards first.
-- ``normal`` is the heuristic that was the site's only bot (``bots_baseline``), shedding its
-  costly cards when somebody is about to go out.
+- ``normal`` is the heuristic that was the site's only bot (``bots_baseline``).
 - ``easy`` is that heuristic with no buying, and one turn in three a careless discard.
 - ``baseline`` (alias ``heuristic``) and ``random`` are ``bots_baseline`` unchanged: the
   yardsticks of ``bench/bots.py`` and of tests that replay their decisions.
@@ -103,20 +102,9 @@ def _easy_action(state: State, seat: int) -> dict | None:
 
 # -- normal --------------------------------------------------------------------------------
 def _normal_action(state: State, seat: int) -> dict | None:
-    action = baseline.choose_action(state, seat, "heuristic")
-    if (
-        action is not None
-        and action["type"] == "discard"
-        and _urgency(state, seat) >= 0.5
-        and not swapped_in_hand(state, seat)
-    ):
-        # Somebody may go out next turn: keep the hand cheap rather than the plan.
-        rules = ruleset_of(state)
-        hand = state["hands"][seat]
-        dearest = max(hand, key=lambda c: (penalty_of(rules, c), c))
-        if penalty_of(rules, dearest) > penalty_of(rules, action["card"]) + 4:
-            return {"type": "discard", "card": dearest}
-    return action
+    # The heuristic that was the site's only bot, unchanged: it plays timed-out turns, so
+    # replays of older games and the platform tests keep their exact decisions.
+    return baseline.choose_action(state, seat, "heuristic")
 
 
 # -- strong --------------------------------------------------------------------------------

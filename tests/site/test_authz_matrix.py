@@ -61,7 +61,7 @@ API: dict[tuple[str, str], tuple[Any, Callable[[str, str], set[int]]]] = {
         lambda role, kind: {409} if kind == "public" else {403, 409},
     ),
     ("post", "/api/tables/{table_id}/leave"): (None, lambda role, kind: {403, 409}),
-    ("post", "/api/tables/{table_id}/bots"): (None, host_only({409})),
+    ("post", "/api/tables/{table_id}/bots"): ({"level": "normal"}, host_only({409})),
     ("post", "/api/tables/{table_id}/start"): (None, host_only({409})),
     ("post", "/api/tables/{table_id}/actions"): (
         {"type": "draw", "source": "stock", "expect_version": 0},
@@ -150,6 +150,12 @@ PAGES: dict[str, tuple[str, str, Callable[[str, str], set[int]]]] = {
         lambda role, kind: {200},
     ),
     "password_reset_complete": ("get", "/accounts/reset/done/", lambda role, kind: {200}),
+    # Setting up the second factor is for staff only.
+    "otp_setup": (
+        "get",
+        "/accounts/2fa/",
+        lambda role, kind: {LOGIN} if role == "anonymous" else {200} if role == "staff" else {403},
+    ),
 }
 # URL names served by django-ninja (covered by API above) or the admin (staff only, by Django).
 NOT_PAGES = {"openapi-json", "openapi-view", "api-root", "bench_write", None}

@@ -317,10 +317,10 @@ def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> Http
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
 )
-def rematch(request: HttpRequest, table_id: int) -> dict[str, Any]:
+def rematch(request: ApiRequest, table_id: int) -> dict[str, Any]:
     """ "Play again" with the same players: the new table (made once; asking again, or
     another player asking, answers the same table)."""
-    table = services.table_rematch(user=request.auth, table_id=table_id)  # type: ignore[attr-defined]
+    table = services.table_rematch(user=request.auth, table_id=table_id)
     return _payload(request, table)
 
 
@@ -329,12 +329,12 @@ def rematch(request: HttpRequest, table_id: int) -> dict[str, Any]:
     response={200: CheckOut, 409: ErrorOut, **ERRORS},
     tags=["play"],
 )
-def check_selection(request: HttpRequest, table_id: int, payload: CheckIn) -> dict[str, Any]:
+def check_selection(request: ApiRequest, table_id: int, payload: CheckIn) -> dict[str, Any]:
     """What my selected and staged cards make against the round's contract (the page's
     meter), and, for one selected card, where it may be laid off now. Reads only."""
     return services.table_check_selection(
         table_id=table_id,
-        user=request.auth,  # type: ignore[attr-defined]
+        user=request.auth,
         cards=payload.cards,
         melds=payload.melds,
     )

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -38,6 +39,13 @@ class ReadOnly(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+def _moderator(request: HttpRequest) -> User:
+    """The staff member acting (the admin site lets only signed-in staff in)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
 
 
 def _perm(request: HttpRequest, codename: str, app: str = "moderation") -> bool:
@@ -70,7 +78,10 @@ class MemberAdmin(ReadOnly):
             permission="suspend",
             form_class=DurationForm,
             apply=lambda request, user, data: services.user_suspend(
-                moderator=request.user, user=user, duration=_duration(data), reason=data["reason"]
+                moderator=_moderator(request),
+                user=user,
+                duration=_duration(data),
+                reason=data["reason"],
             ),
         ),
         form_action(
@@ -79,7 +90,7 @@ class MemberAdmin(ReadOnly):
             permission="ban",
             form_class=ReasonForm,
             apply=lambda request, user, data: services.user_ban(
-                moderator=request.user, user=user, reason=data["reason"]
+                moderator=_moderator(request), user=user, reason=data["reason"]
             ),
         ),
         form_action(
@@ -88,7 +99,10 @@ class MemberAdmin(ReadOnly):
             permission="mute",
             form_class=DurationForm,
             apply=lambda request, user, data: services.user_mute(
-                moderator=request.user, user=user, duration=_duration(data), reason=data["reason"]
+                moderator=_moderator(request),
+                user=user,
+                duration=_duration(data),
+                reason=data["reason"],
             ),
         ),
     ]
@@ -124,7 +138,7 @@ class RestrictionAdmin(ReadOnly):
             permission="lift",
             form_class=ReasonForm,
             apply=lambda request, r, data: services.restriction_lift(
-                moderator=request.user, restriction_id=r.pk, reason=data["reason"]
+                moderator=_moderator(request), restriction_id=r.pk, reason=data["reason"]
             ),
         )
     ]
@@ -150,7 +164,7 @@ class ChatMessageAdmin(ReadOnly):
             permission="hide",
             form_class=ReasonForm,
             apply=lambda request, m, data: chat_hide(
-                message_id=m.pk, moderator=request.user, reason=data["reason"]
+                message_id=m.pk, moderator=_moderator(request), reason=data["reason"]
             ),
         )
     ]
@@ -209,7 +223,7 @@ class ReportAdmin(ReadOnly):
             permission="change",
             form_class=forms.Form,
             apply=lambda request, r, data: services.report_assign(
-                report_id=r.pk, moderator=request.user
+                report_id=r.pk, moderator=_moderator(request)
             ),
         ),
         form_action(
@@ -218,7 +232,7 @@ class ReportAdmin(ReadOnly):
             permission="change",
             form_class=ResolveForm,
             apply=lambda request, r, data: services.report_resolve(
-                report_id=r.pk, moderator=request.user, note=data["note"]
+                report_id=r.pk, moderator=_moderator(request), note=data["note"]
             ),
         ),
     ]
@@ -328,7 +342,7 @@ class TableCaseAdmin(ReadOnly):
             permission="abort",
             form_class=ReasonForm,
             apply=lambda request, t, data: services.table_abort(
-                moderator=request.user, table_id=t.pk, reason=data["reason"]
+                moderator=_moderator(request), table_id=t.pk, reason=data["reason"]
             ),
         )
     ]
@@ -377,7 +391,7 @@ class TableCaseAdmin(ReadOnly):
             move = int(request.GET["move"]) if "move" in request.GET else None
         except ValueError:
             move = None
-        record = services.table_inspect(moderator=request.user, table_id=table_id, move=move)
+        record = services.table_inspect(moderator=_moderator(request), table_id=table_id, move=move)
         state = record["state"]
         seats = {s.position: s for s in record["seats"]}
         view = engine.view(state, None) if state is not None else None
@@ -417,14 +431,14 @@ class TableCaseAdmin(ReadOnly):
             try:
                 if data["username"] is None:
                     services.seat_to_bot(
-                        moderator=request.user,
+                        moderator=_moderator(request),
                         table_id=table_id,
                         position=data["position"] - 1,
                         reason=data["reason"],
                     )
                 else:
                     services.seat_to_user(
-                        moderator=request.user,
+                        moderator=_moderator(request),
                         table_id=table_id,
                         position=data["position"] - 1,
                         user=data["username"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games.engine.selection import check_selection
 from games.models import Table
@@ -16,7 +16,7 @@ from .selectors import read_table_with_seats
 
 
 def table_check_selection(
-    *, table_id: int, user: AbstractBaseUser, cards: list[str], melds: list[list[str]]
+    *, table_id: int, user: User, cards: list[str], melds: list[list[str]]
 ) -> dict[str, Any]:
     """What the user's selected ``cards`` and staged ``melds`` make this round, and where one
     selected card may be laid off. Only a seated player asks, about cards in their own hand

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.models import Seat, Table
@@ -23,7 +23,7 @@ from .transition import on_commit_changed
 
 
 @retry_on_contention
-def table_rematch(*, user: AbstractBaseUser, table_id: int) -> Table:
+def table_rematch(*, user: User, table_id: int) -> Table:
     """The table that replays finished table ``table_id`` with the same players, made now if
     there is none yet. The asker hosts it; when they are its only person it starts at once
     (a game against bots), else the others find it seated for them (``meta.rematch`` of the

@@ -3,7 +3,7 @@ and who is in it."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, Group, Permission
+from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.db.models import Q
 
@@ -25,7 +25,7 @@ def moderators_group() -> Group:
     return group
 
 
-def moderator_grant(*, user: AbstractBaseUser, remove: bool = False) -> None:
+def moderator_grant(*, user: User, remove: bool = False) -> None:
     """Make ``user`` a moderator (staff, in the group), or take the role away."""
     with transaction.atomic():
         group = moderators_group()

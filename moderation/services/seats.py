@@ -7,7 +7,7 @@ of the table gets a fresh frame.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from chat.services import chat_notice
 from games.models import Seat, Table
@@ -30,6 +30,7 @@ def seat_to_bot_locked(table_id: int, position: int) -> tuple[Table, Seat]:
     seat.save(update_fields=["expelled"])
     name = seat.user.get_username() if seat.user else f"seat {position + 1}"
     chat_notice(table=table, text=f"A moderator gave {name}'s seat to the bot.")
+    assert table.state is not None  # a table being played has its state
     change = Transition(table=table, seats=seats, state=table.state)
     change.run_bots()
     change.commit()
@@ -37,8 +38,8 @@ def seat_to_bot_locked(table_id: int, position: int) -> tuple[Table, Seat]:
 
 
 def seat_to_user_locked(
-    table_id: int, position: int, user: AbstractBaseUser
-) -> tuple[Table, Seat, AbstractBaseUser | None]:
+    table_id: int, position: int, user: User
+) -> tuple[Table, Seat, User | None]:
     """Under the caller's transaction: ``user`` takes seat ``position`` over (the hand, the
     score, the clock), whoever or whatever played it."""
     table, seats = lock_table_with_seats(table_id)
@@ -59,6 +60,7 @@ def seat_to_user_locked(
         text=f"A moderator gave {before.get_username() if before else 'the bot'}'s seat "
         f"to {user.get_username()}.",
     )
+    assert table.state is not None  # a table being played has its state
     change = Transition(table=table, seats=seats, state=table.state)
     change.commit()
     return table, seat, before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,7 +21,7 @@ from .errors import ModerationRefused
 from .seats import seat_to_bot_locked, seat_to_user_locked
 
 
-def table_abort(*, moderator: AbstractBaseUser, table_id: int, reason: str) -> Table:
+def table_abort(*, moderator: User, table_id: int, reason: str) -> Table:
     """End a table now, with no winner: no rating changes and no statistics (they skip
     aborted tables), clocks stopped; the players are told why (the table's meta carries the
     reason, a notice in the chat, a fresh frame on every socket)."""
@@ -69,7 +69,7 @@ def table_abort(*, moderator: AbstractBaseUser, table_id: int, reason: str) -> T
     return table
 
 
-def seat_to_bot(*, moderator: AbstractBaseUser, table_id: int, position: int, reason: str) -> Table:
+def seat_to_bot(*, moderator: User, table_id: int, position: int, reason: str) -> Table:
     """The bot plays seat ``position`` (0-based) to the end of the game."""
     with transaction.atomic():
         table, seat = seat_to_bot_locked(table_id, position)
@@ -86,10 +86,10 @@ def seat_to_bot(*, moderator: AbstractBaseUser, table_id: int, position: int, re
 
 def seat_to_user(
     *,
-    moderator: AbstractBaseUser,
+    moderator: User,
     table_id: int,
     position: int,
-    user: AbstractBaseUser,
+    user: User,
     reason: str,
 ) -> Table:
     """``user`` takes seat ``position`` (0-based) over, hand and score included."""
@@ -107,9 +107,7 @@ def seat_to_user(
     return table
 
 
-def table_inspect(
-    *, moderator: AbstractBaseUser, table_id: int, move: int | None = None
-) -> dict[str, Any]:
+def table_inspect(*, moderator: User, table_id: int, move: int | None = None) -> dict[str, Any]:
     """The full record of a table for a moderator: every move, and the engine state (all the
     hands, the stock) after move ``move`` (the current one when None), rebuilt by replaying
     the moves from the deal. Reading hands is audited like any other moderator action."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -14,11 +14,11 @@ from .errors import ModerationRefused
 RECOVERY_CODES = 10
 
 
-def otp_enrolled(user: AbstractBaseUser) -> bool:
+def otp_enrolled(user: User) -> bool:
     return TOTPDevice.objects.filter(user=user, confirmed=True).exists()
 
 
-def otp_device_pending(*, user: AbstractBaseUser) -> TOTPDevice:
+def otp_device_pending(*, user: User) -> TOTPDevice:
     """The authenticator to set up: the user's unconfirmed TOTP device, made when missing.
     Refused once one is confirmed (a second one needs a verified session: not offered)."""
     if otp_enrolled(user):
@@ -30,7 +30,7 @@ def otp_device_pending(*, user: AbstractBaseUser) -> TOTPDevice:
     return device
 
 
-def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> tuple[TOTPDevice, list[str]]:
+def otp_device_confirm(*, user: User, token: str) -> tuple[TOTPDevice, list[str]]:
     """The user typed the app's current code: the device is on, and they get recovery codes
     (shown once). Raises ModerationRefused for a wrong code."""
     with transaction.atomic():
@@ -46,7 +46,7 @@ def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> tuple[TOTPDevic
     return device, codes
 
 
-def otp_recovery_codes_new(*, user: AbstractBaseUser) -> list[str]:
+def otp_recovery_codes_new(*, user: User) -> list[str]:
     """Replace the user's recovery codes (the caller checked a verified session)."""
     with transaction.atomic():
         codes = _new_codes(user)
@@ -54,7 +54,7 @@ def otp_recovery_codes_new(*, user: AbstractBaseUser) -> list[str]:
     return codes
 
 
-def _new_codes(user: AbstractBaseUser) -> list[str]:
+def _new_codes(user: User) -> list[str]:
     device, _ = StaticDevice.objects.get_or_create(
         user=user, name="recovery codes", defaults={"confirmed": True}
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -28,7 +28,7 @@ from .seats import seat_to_bot_locked
 MAX_DAYS = 3650
 
 
-def _check_target(moderator: AbstractBaseUser, user: AbstractBaseUser) -> None:
+def _check_target(moderator: User, user: User) -> None:
     if user.pk == moderator.pk:
         raise ModerationRefused("you cannot restrict yourself")
     if getattr(user, "is_superuser", False) and not getattr(moderator, "is_superuser", False):
@@ -41,9 +41,7 @@ def _until(duration: timedelta) -> datetime:
     return timezone.now() + duration
 
 
-def user_suspend(
-    *, moderator: AbstractBaseUser, user: AbstractBaseUser, duration: timedelta, reason: str
-) -> Restriction:
+def user_suspend(*, moderator: User, user: User, duration: timedelta, reason: str) -> Restriction:
     """Suspend ``user`` for ``duration``: they are signed out everywhere at once, cannot sign
     in until it ends, and the bot plays their seats."""
     return _restrict_account(
@@ -51,15 +49,15 @@ def user_suspend(
     )
 
 
-def user_ban(*, moderator: AbstractBaseUser, user: AbstractBaseUser, reason: str) -> Restriction:
+def user_ban(*, moderator: User, user: User, reason: str) -> Restriction:
     """Ban ``user`` for good (until a moderator lifts it): as a suspension with no end."""
     return _restrict_account(moderator=moderator, user=user, until=None, reason=reason, ban=True)
 
 
 def _restrict_account(
     *,
-    moderator: AbstractBaseUser,
-    user: AbstractBaseUser,
+    moderator: User,
+    user: User,
     until: datetime | None,
     reason: str,
     ban: bool,
@@ -99,9 +97,7 @@ def _restrict_account(
     return restriction
 
 
-def user_mute(
-    *, moderator: AbstractBaseUser, user: AbstractBaseUser, duration: timedelta, reason: str
-) -> Restriction:
+def user_mute(*, moderator: User, user: User, duration: timedelta, reason: str) -> Restriction:
     """Mute ``user`` in every table chat for ``duration`` (they still play)."""
     _check_target(moderator, user)
     until = _until(duration)
@@ -120,9 +116,7 @@ def user_mute(
     return restriction
 
 
-def restriction_lift(
-    *, moderator: AbstractBaseUser, restriction_id: int, reason: str
-) -> Restriction:
+def restriction_lift(*, moderator: User, restriction_id: int, reason: str) -> Restriction:
     """End a restriction early. The user may sign in again once no suspension or ban is left
     (their seats stay with the bot: a game does not wait for a suspension)."""
     with transaction.atomic():
@@ -179,7 +173,7 @@ def restrictions_expire(*, now: datetime | None = None) -> int:
     return done
 
 
-def _reactivate_if_free(user: AbstractBaseUser, now: datetime) -> None:
+def _reactivate_if_free(user: User, now: datetime) -> None:
     if active_restrictions(user, ACCOUNT_KINDS, now).exists():
         return
     if not Restriction.objects.filter(user=user, kind__in=ACCOUNT_KINDS).exists():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.conf import settings
@@ -18,3 +19,22 @@ def signed_in_page(browser: Any, url: str, user: Any) -> Any:
     page = context.new_page()
     page.set_default_timeout(15000)
     return page
+
+
+def wait_for_js(
+    page: Any, expression: str, *, arg: Any = None, timeout: float = 15000, poll: float = 50
+) -> Any:
+    """Wait until ``expression`` (a JS expression, or a function of ``arg``) is truthy.
+
+    Playwright's ``wait_for_function`` polls with ``eval`` inside the page, which the site's
+    Content-Security-Policy (no 'unsafe-eval') refuses; ``page.evaluate`` goes through the
+    DevTools protocol, which the policy does not cover, so the tests keep the real policy on.
+    """
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(expression) if arg is None else page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} ms waiting for: {expression}")
+        page.wait_for_timeout(poll)

@@ -22,7 +22,7 @@ from django.db import connection
 from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Seat, Table
-from tests.browser.pages import signed_in_page
+from tests.browser.pages import signed_in_page, wait_for_js
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -69,8 +69,8 @@ def test_one_player_acts_and_the_others_page_follows(asgi_server, browser, alice
             pages[actor].click("#actions [data-action='draw'][data-source='stock']")
         watcher = pages[1 - actor]
 
-        watcher.wait_for_function(
-            f"Number(document.getElementById('table').dataset.version) > {table.version}"
+        wait_for_js(
+            watcher, f"Number(document.getElementById('table').dataset.version) > {table.version}"
         )
         assert watcher.evaluate("window.__sameDocument") is True
         table.refresh_from_db()
@@ -99,7 +99,8 @@ SOCKET_HOOKS = """
   window.__dropFrames = false;
   class Watched extends Native {
     constructor(url, protocols) {
-      super(window.__blockSockets ? url.replace(/\\/\\/[^/]+/, "//127.0.0.1:9") : url, protocols);
+      // Blocked: a path no route serves, on the page's own origin (connect-src allows no other).
+      super(window.__blockSockets ? url.replace("/ws/tables/", "/ws/blocked/") : url, protocols);
       window.__sockets.push(this);
     }
     set onmessage(handler) {
@@ -153,9 +154,7 @@ def _play_moves(table_id: int, users: dict[int, Any], watcher: int, count: int) 
 def _shows_the_table(page: Any, table: Table, seat: int) -> None:
     """What the player sees is the committed state: version, piles, whose turn, hand size."""
     view = engine.view(table.state, seat)
-    page.wait_for_function(
-        f"document.getElementById('table').dataset.version === '{table.version}'"
-    )
+    wait_for_js(page, f"document.getElementById('table').dataset.version === '{table.version}'")
     assert page.get_attribute("#stock-count", "data-count") == str(view["stock_size"])
     assert page.get_attribute("#discard-count", "data-count") == str(view["discard_size"])
     active = page.locator("#players .seat.active")
@@ -219,7 +218,7 @@ def test_a_dropped_socket_reconnects_with_backoff_and_shows_the_moves_missed(
     moved = watched.play(4)
     assert moved.version >= table.version + 4
     # Retries fail (backoff: 0.25-0.5 s, then 0.5-1 s, ...) and the page still says so.
-    page.wait_for_function("window.__sockets.length >= 3", timeout=5000)
+    wait_for_js(page, "window.__sockets.length >= 3", timeout=5000)
     assert page.inner_text("#live-status") == "reconnecting…"
     assert page.evaluate("document.getElementById('table').dataset.version") == str(table.version)
 
@@ -236,7 +235,7 @@ def test_a_frame_that_jumps_versions_is_followed_by_a_fresh_read(watched: Watche
     # Frames are lost on the way (the socket stays up): the page never sees them.
     page.evaluate("window.__dropFrames = true")
     missed = watched.play(3)
-    page.wait_for_function(f"window.__frames.includes({missed.version})")
+    wait_for_js(page, f"window.__frames.includes({missed.version})")
     assert page.evaluate("document.getElementById('table').dataset.version") == str(table.version)
 
     # The next frame is several versions ahead: the page shows it and re-reads the table.
@@ -325,8 +324,8 @@ def test_two_players_see_each_others_moves_and_the_log_agrees_with_the_moves(
             assert any(m.by_bot for m in moves) and len(moves) >= 12
             names = {p: u.get_username() for p, u in users.items()}
             for seat, page in pages.items():
-                page.wait_for_function(
-                    f"document.getElementById('table').dataset.version === '{moved.version}'"
+                wait_for_js(
+                    page, f"document.getElementById('table').dataset.version === '{moved.version}'"
                 )
                 assert page.evaluate("window.__sameDocument") is True
                 for m in moves:
@@ -373,9 +372,7 @@ def test_a_frame_keeps_my_selection_focus_and_drag(watched: Watched) -> None:
     page.click(f"#hand [data-card='{first}']")
     page.focus(f"#hand [data-card='{first}']")
     moved = watched.play(1)  # another player moves: a frame arrives while my card has focus
-    page.wait_for_function(
-        f"document.getElementById('table').dataset.version === '{moved.version}'"
-    )
+    wait_for_js(page, f"document.getElementById('table').dataset.version === '{moved.version}'")
     assert page.evaluate("document.activeElement.dataset.card") == first
     box = page.locator(f"#hand [data-card='{second}']").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -384,9 +381,7 @@ def test_a_frame_keeps_my_selection_focus_and_drag(watched: Watched) -> None:
     assert "dragging" in page.get_attribute(f"#hand [data-card='{second}']", "class")
 
     moved = watched.play(2)  # the other players move: frames arrive mid-drag
-    page.wait_for_function(
-        f"document.getElementById('table').dataset.version === '{moved.version}'"
-    )
+    wait_for_js(page, f"document.getElementById('table').dataset.version === '{moved.version}'")
     assert page.evaluate(
         "Array.from(document.querySelectorAll('#hand [data-card]')).filter((e) => e.__kept).length"
     ) == len(cards)

@@ -13,7 +13,7 @@ from django.db import connection
 
 from games import engine, services
 from games.models import Seat, Table
-from tests.browser.pages import signed_in_page
+from tests.browser.pages import signed_in_page, wait_for_js
 from tests.browser.tables import serious_violations, shoot
 from tests.conftest import PASSWORD
 
@@ -91,7 +91,7 @@ def test_my_games_waiting_on_me_come_first_and_are_marked(live_server, browser, 
     invite = rows.nth(2).locator("input.invite-link").input_value()
     assert invite.endswith(f"/join/{open_table.invite_code}/")
     rows.nth(2).locator("button.copy").click()
-    page.wait_for_function("document.querySelector('button.copy').textContent === 'Copied!'")
+    wait_for_js(page, "document.querySelector('button.copy').textContent === 'Copied!'")
     assert page.evaluate("navigator.clipboard.readText()") == invite
     page.context.close()
 

@@ -22,7 +22,7 @@ from django.db import connection
 from games import engine, services
 from games.engine.invariants import check_invariants
 from games.models import Seat, Table
-from tests.browser.pages import signed_in_page
+from tests.browser.pages import signed_in_page, wait_for_js
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -127,8 +127,8 @@ def test_swap_a_wild_off_a_meld_then_lay_it_off(live_server, browser, alice, bob
         assert page.get_attribute("#melds [data-meld='m1'] .pc-wild", "data-label") == "Rook"
 
         swaps.click()
-        page.wait_for_function(
-            f"document.getElementById('table').dataset.version === '{before.version + 1}'"
+        wait_for_js(
+            page, f"document.getElementById('table').dataset.version === '{before.version + 1}'"
         )
         # The Rook is back in the hand, the book shows the natural 5, the offer is gone.
         assert _labels(page, "#hand [data-card='x*']") == ["Rook"]
@@ -145,8 +145,8 @@ def test_swap_a_wild_off_a_meld_then_lay_it_off(live_server, browser, alice, bob
         # The wild must be played this turn: lay it off on the book of 9s.
         page.click("#hand [data-card='x*']")
         page.click("#melds [data-meld='m2']")
-        page.wait_for_function(
-            f"document.getElementById('table').dataset.version === '{before.version + 2}'"
+        wait_for_js(
+            page, f"document.getElementById('table').dataset.version === '{before.version + 2}'"
         )
         assert page.locator("#hand [data-card='x*']").count() == 0
         assert "Rook" in _labels(page, "#melds [data-meld='m2']")
@@ -202,8 +202,8 @@ def _round7(alice: Any, bob: Any, choice: str) -> tuple[int, int]:
 
 
 def _shows_error(page: Any, text: str) -> None:
-    page.wait_for_function(
-        "text => document.getElementById('action-error').textContent.includes(text)", arg=text
+    wait_for_js(
+        page, "text => document.getElementById('action-error').textContent.includes(text)", arg=text
     )
 
 
@@ -240,8 +240,8 @@ def test_round_seven_choose_four_books(live_server, browser, alice, bob, pool):
         _shows_error(page, "not 3 runs")
         assert _version(page) == before.version
         page.click("text=Lay down as 4 books")
-        page.wait_for_function(
-            f"document.getElementById('table').dataset.version === '{before.version + 1}'"
+        wait_for_js(
+            page, f"document.getElementById('table').dataset.version === '{before.version + 1}'"
         )
         assert page.locator("#melds .meld").count() == 4
         assert page.locator("#melds .meld-label").all_inner_texts() == ["book · alice"] * 4
@@ -294,8 +294,8 @@ def test_round_seven_choose_three_runs_with_a_wild(live_server, browser, alice, 
         page.click("text=Lay down as 4 books")
         _shows_error(page, "not 4 books")
         page.click("text=Lay down as 3 runs")
-        page.wait_for_function(
-            f"document.getElementById('table').dataset.version === '{before.version + 1}'"
+        wait_for_js(
+            page, f"document.getElementById('table').dataset.version === '{before.version + 1}'"
         )
         assert page.locator("#melds .meld-label").all_inner_texts() == ["run · alice"] * 3
         assert _labels(page, "#hand") == ["13Y"]

@@ -8,6 +8,7 @@ import pytest
 
 from games import engine
 from games.models import Move, Table
+from tests.browser.pages import wait_for_js
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +45,7 @@ def test_sign_up_create_a_table_and_draw(live_server, page):
         assert 0 in view["buy_window"]["waiting"]
         # The offer's button (the log and "since you last looked" may say "no thanks" too).
         page.click("#window [data-action='no_thanks']")
-    page.wait_for_function(f"document.getElementById('table').dataset.version != '{version}'")
+    wait_for_js(page, f"document.getElementById('table').dataset.version != '{version}'")
     assert Move.objects.filter(table=table, by_bot=False, seat=0).count() == 1
     if drawing:
         assert page.locator("#hand [data-card]").count() == 7

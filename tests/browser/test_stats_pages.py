@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.pages import wait_for_js
 from tests.site.stats_helpers import finished_game, rounds
 from tests.site.stats_play import play_game
 
@@ -86,8 +87,6 @@ def test_a_replay_steps_with_the_keyboard(live_server, browser, alice, bob):
     page.keyboard.press("ArrowLeft")
     page.wait_for_url("**move=5")
     page.keyboard.press("PageDown")
-    page.wait_for_function(
-        "document.getElementById('replay-position').textContent.includes('Round 2')"
-    )
-    page.wait_for_function("document.getElementById('browser-check').className === 'ok'")
+    wait_for_js(page, "document.getElementById('replay-position').textContent.includes('Round 2')")
+    wait_for_js(page, "document.getElementById('browser-check').className === 'ok'")
     shoot(page, "replay", ("#replay-nav", "#replay-hands", "#replay-table", "#replay-verify"))

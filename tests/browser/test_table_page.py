@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from games.models import Table
-from tests.browser.pages import signed_in_page
+from tests.browser.pages import signed_in_page, wait_for_js
 from tests.browser.tables import arranged_table, no_sideways_scroll, serious_violations, shoot
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
@@ -58,7 +58,7 @@ def _version(page: Any) -> int:
 
 
 def _moved(page: Any, version: int) -> int:
-    page.wait_for_function(f"Number(document.getElementById('table').dataset.version) > {version}")
+    wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {version}")
     return _version(page)
 
 
@@ -106,9 +106,7 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         page.wait_for_selector("#stock.glow")
         assert page.inner_text("#turn-text").startswith("Draw from the stock")
         # Screen readers hear it (a polite live region).
-        page.wait_for_function(
-            "document.getElementById('announcer').textContent.includes('Your turn')"
-        )
+        wait_for_js(page, "document.getElementById('announcer').textContent.includes('Your turn')")
         page.click("#stock")
         v = _moved(page, v)
         assert "last-drawn" in page.get_attribute(_card("3A"), "class")
@@ -117,7 +115,7 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         for face in ("7M", "7A", "3A"):
             page.click(_card(face))
         page.click("#actions [data-action='lay_down']")
-        page.wait_for_function("document.getElementById('action-error').textContent.length > 0")
+        wait_for_js(page, "document.getElementById('action-error').textContent.length > 0")
         assert _version(page) == v
         assert page.locator(_card("3A")).get_attribute("aria-pressed") == "true"
         shoot(page, "refusal")
@@ -140,8 +138,8 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
             page.click(_card(face))
         page.click("#actions [data-action='stage']")
         # The contract meter: the server says what the staged cards make and what is missing.
-        page.wait_for_function(
-            "document.getElementById('contract-meter').textContent.includes('also needs')"
+        wait_for_js(
+            page, "document.getElementById('contract-meter').textContent.includes('also needs')"
         )
         for face in ("9M", "9A", "9I"):
             page.click(_card(face))
@@ -232,7 +230,7 @@ def test_a_whole_round_with_the_keyboard_alone(live_server, browser, alice, pool
 
         _key_select(page, "7M", "7A", "3A")
         page.keyboard.press("l")  # lay down: refused, with the reason
-        page.wait_for_function("document.getElementById('action-error').textContent.length > 0")
+        wait_for_js(page, "document.getElementById('action-error').textContent.length > 0")
         assert _version(page) == v
         _key_select(page, "7M", "7A", "3A")  # unselect
 

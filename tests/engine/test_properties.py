@@ -127,8 +127,10 @@ def check_views(state: dict) -> None:
         v = view(state, seat)
         text = json.dumps(v)
         json.loads(text)
-        # A wild swapped off the table (rook) was public before it went into the hand.
-        ids = strings_in(v) - set(state.get("swapped") or [])
+        # A wild swapped off the table (rook) was public before it went into the hand, and so
+        # was a card taken from the discard pile (the public history ``taken`` the bots read).
+        public = set(state.get("swapped") or []) | {c for _, c in state.get("taken") or []}
+        ids = strings_in(v) - public
         if state["game_over"]:
             assert v["hands"] == state["hands"] and v["stock"] == state["stock"]
             assert v["seed"] == state["seed"]

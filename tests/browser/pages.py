@@ -30,9 +30,17 @@ def wait_for_js(
     Content-Security-Policy (no 'unsafe-eval') refuses; ``page.evaluate`` goes through the
     DevTools protocol, which the policy does not cover, so the tests keep the real policy on.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     deadline = time.monotonic() + timeout / 1000
     while True:
-        value = page.evaluate(expression) if arg is None else page.evaluate(expression, arg)
+        try:
+            value = page.evaluate(expression) if arg is None else page.evaluate(expression, arg)
+        except PlaywrightError as exc:
+            # A navigation under way destroys the page's context: ask again on the new page.
+            if "context was destroyed" not in str(exc) or time.monotonic() > deadline:
+                raise
+            value = None
         if value:
             return value
         if time.monotonic() > deadline:

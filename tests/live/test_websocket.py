@@ -196,6 +196,8 @@ def test_no_frame_holds_another_seats_cards(alice, bob, carol, charlie):
         state = states[frame["version"]]
         assert not state["game_over"]
         others = set().union(*(h for s, h in enumerate(state["hands"]) if s != seat))
+        # Cards taken from the discard pile were seen by all (the view's public ``taken``).
+        others -= {card for _, card in state.get("taken") or []}
         # The log tells what everyone saw happen (a card taken from the pile is in a hand
         # now): it is the engine's redaction for this seat of exactly the moves since the
         # socket's previous frame (tests/engine/test_public.py proves the redaction hides

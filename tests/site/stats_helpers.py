@@ -11,6 +11,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine.records import empty_record
@@ -90,7 +91,10 @@ def finished_game(
         for i, recs in enumerate(per_seat)
         for r, rec in enumerate(recs)
     )
-    stats_game_finished(
-        table=table, seats=seats, now=when or T0 + timedelta(days=Table.objects.count())
-    )
+    # As the finishing move does: inside the transaction that holds the table (a live-server
+    # test runs without the test's own wrapping transaction).
+    with transaction.atomic():
+        stats_game_finished(
+            table=table, seats=seats, now=when or T0 + timedelta(days=Table.objects.count())
+        )
     return table

@@ -7,10 +7,13 @@ fuzzer reaches past "no such table"."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from schemathesis.checks import not_a_server_error
@@ -47,7 +50,7 @@ def map_path_parameters(context: Any, path_parameters: dict[str, Any] | None) ->
 
 
 @pytest.fixture
-def fuzz_token(db: None, django_user_model: Any, settings: Any) -> str:
+def fuzz_token(db: None, django_user_model: Any, settings: Any) -> Iterator[str]:
     settings.MAYI_RATE_LIMITS_ENABLED = False
     host = django_user_model.objects.create_user("fuzz", "fuzz@example.com", "pw")
     other = django_user_model.objects.create_user("fuzz2", "fuzz2@example.com", "pw")
@@ -58,7 +61,16 @@ def fuzz_token(db: None, django_user_model: Any, settings: Any) -> str:
         services.table_start(user=host, table_id=table.pk, seed="fuzz")
         TABLES.append(table.pk)
     TABLES.append(services.table_create(host=other, seats=4).pk)
-    return token_issue(user=host)
+    # The WSGI handler sends request_started/finished, whose close_old_connections would close
+    # the test's connection mid-transaction (on PostgreSQL's pool it is handed back, and the
+    # next request finds none); Django's test Client disconnects it the same way.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield token_issue(user=host)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @schema.parametrize()

@@ -406,3 +406,85 @@ def test_since_you_last_looked(live_server, browser, alice, bob, pool):
         assert page.locator("#since").count() == 0
     finally:
         page.context.close()
+
+
+# Round 5 (2 books + 1 run) at a table of four, late: the three others are down with three
+# melds each and I hold eleven cards, my turn to draw. On a phone the table and my hand must
+# both be on the screen: the melds are there to read and to lay off onto.
+CROWDED = {
+    "round": 5,
+    "hands": {0: "3M 4M 6M 7M 9Y 9A 11M 11A 11Y 2I ?"},
+    "melds": {
+        1: "5M 5A 5Y | 8M 8I 8A | 2Y 3Y 4Y 5Y",
+        2: "10M 10A 10I | 12Y 12I 12M | 6A 7A 8A 9A 10A",
+        3: "1M 1A 1I | 13M 13Y 13I | 9I 10I 11I 12I",
+    },
+    "discard": "6Y",
+    "active": 0,
+    "phase": "draw",
+    "hand_size": 3,
+}
+
+
+def _on_screen_and_uncovered(page: Any, selector: str) -> bool:
+    """The element is inside the viewport and what a finger touching its middle hits (not
+    the hand or anything else drawn over it)."""
+    return page.evaluate(
+        """(sel) => {
+          const el = document.querySelector(sel);
+          const r = el.getBoundingClientRect();
+          if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return false;
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return Boolean(hit) && el.contains(hit);
+        }""",
+        selector,
+    )
+
+
+def _meld_ids(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#melds [data-meld]", "els => els.map((e) => e.dataset.meld)")
+
+
+def _melds_in_view(page: Any) -> list[str]:
+    return [m for m in _meld_ids(page) if _on_screen_and_uncovered(page, f"[data-meld='{m}']")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, pool, size):
+    table_id, _ = pool.submit(arranged_table, alice, seats=4, **CROWDED).result()
+    page = _open(browser, live_server.url, alice, table_id, size)
+    try:
+        no_sideways_scroll(page)
+        shoot(page, "crowded")
+        # On the first screen: my whole hand, the piles to draw from, and melds to read.
+        hand = page.locator("#my-hand").bounding_box()
+        assert hand["y"] >= 0 and hand["y"] + hand["height"] <= SIZES[size][1]
+        assert _on_screen_and_uncovered(page, "#stock")
+        assert _melds_in_view(page), "no meld visible beside the hand"
+        # Every meld can be brought into view (the table scrolls) and nothing covers it, while
+        # the hand stays where it was, whole and usable.
+        for m in _meld_ids(page):
+            page.locator(f"[data-meld='{m}']").scroll_into_view_if_needed()
+            assert _on_screen_and_uncovered(page, f"[data-meld='{m}']"), f"meld {m} is covered"
+            now = page.locator("#my-hand").bounding_box()
+            assert now["y"] + now["height"] <= SIZES[size][1] and now["y"] >= 0
+            assert _on_screen_and_uncovered(page, "#hand [data-card]")
+        shoot(page, "crowded-scrolled")
+        no_sideways_scroll(page)
+        page.click("#stock")
+        page.wait_for_selector("#hand .last-drawn")
+        assert _on_screen_and_uncovered(page, "#hand .last-drawn")
+        if size == "phone":
+            # The hand folds to its head row and the table takes the screen; it unfolds again.
+            board = page.locator("#board").bounding_box()["height"]
+            page.click("#hand-fold")
+            assert page.locator("#hand [data-card]").count() == 0
+            assert page.get_attribute("#hand-fold", "aria-expanded") == "false"
+            assert page.locator("#board").bounding_box()["height"] > board + 100
+            assert page.locator("#actions [data-action='discard']").is_visible()
+            shoot(page, "crowded-folded")
+            page.click("#hand-fold")
+            assert page.locator("#hand [data-card]").count() == 12
+            assert _on_screen_and_uncovered(page, "#hand .last-drawn")
+    finally:
+        page.context.close()

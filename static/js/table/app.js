@@ -79,7 +79,7 @@ onApplied((before, after, source) => {
 
 // ---- the page ---------------------------------------------------------------------------------
 function SortMenu({ pref, setPref }) {
-  return html`<label class="sort">Sort
+  return html`<label class="sort"><span class="sort-word">Sort</span>
     <select id="sort" value=${pref.mode} aria-keyshortcuts="S" onChange=${(e) => setPref({ mode: e.currentTarget.value, order: pref.order })}>
       <option value="manual">as I arranged</option>
       ${SORTS.map(([k, t]) => html`<option key=${k} value=${k}>${t}</option>`)}
@@ -95,11 +95,17 @@ function Game({ since: since0 }) {
   const [roundPanel, setRoundPanel] = useState(null);
   const [since, setSince] = useState(since0);
   const [meter, setMeter] = useState(null);
+  // The phone's hand folds to its head row, to give the table the whole screen for a while.
+  const [folded, setFolded] = useState(false);
   const [, tick] = useState(0);
   const lastRoundSeen = useRef(s.view ? [s.view.round, s.view.game_over] : null);
 
   useEffect(() => { const t = setInterval(() => tick((x) => x + 1), 1000); return () => clearInterval(t); }, []);
   useEffect(() => { document.body.classList.toggle("four-colour", fourColour); }, [fourColour]);
+  // While I hold a hand, the game fits the screen: the table scrolls above my hand, which
+  // never covers it (table.css, .game.fit).
+  const fits = Boolean(s.view && s.view.hand && !s.view.game_over);
+  useLayoutEffect(() => { fitGame(fits); }, [fits]);
 
   // The end of a round: when the view moves on to a new round (or the game ends), show the
   // round's results.
@@ -212,21 +218,25 @@ function Game({ since: since0 }) {
       }} />
     <${Since} s=${s} since=${since} onClose=${() => setSince(null)} />
     ${view.game_over && html`<${GamePanel} s=${s} />`}
-    <div class="board" id="board">
-      <${Seats} s=${s} />
-      <div class="centre">
-        <${Piles} s=${s} canDraw=${canDraw} onDraw=${(source) => act({ type: "draw", source })} recent=${recent} />
-        <${Offer} s=${s} act=${act} />
+    <div class="board" id="board" tabindex="-1">
+      <div class="board-top">
+        <${Seats} s=${s} />
+        <div class="centre">
+          <${Piles} s=${s} canDraw=${canDraw} onDraw=${(source) => act({ type: "draw", source })} recent=${recent} />
+          <${Offer} s=${s} act=${act} />
+        </div>
       </div>
       <${Melds} s=${s} targets=${targets} onMeld=${onMeld} />
     </div>
-    ${hand && !view.game_over && html`<section class=${`my-hand ${turn ? "my-turn" : ""}`} id="my-hand" aria-label="Your hand">
+    ${hand && !view.game_over && html`<section class=${`my-hand ${turn ? "my-turn" : ""} ${folded ? "folded" : ""}`} id="my-hand" aria-label="Your hand">
       <div class="hand-head">
-        <h2>Your hand <span class="hint">· ${hand.length + staged.size} card${hand.length + staged.size === 1 ? "" : "s"}${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span><span class="long"> if the round ended now</span>` : ""}</span></h2>
+        <h2><span class="hand-word">Your hand · </span><span class="hint">${hand.length + staged.size} card${hand.length + staged.size === 1 ? "" : "s"}${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span><span class="long"> if the round ended now</span>` : ""}</span></h2>
+        <button type="button" class="fold" id="hand-fold" aria-controls="hand" aria-expanded=${folded ? "false" : "true"} aria-label=${folded ? "Show cards" : "Hide cards"}
+          onClick=${() => setFolded(!folded)}>${folded ? "Show" : "Hide"}<span class="btn-long"> cards</span></button>
         <${SortMenu} pref=${pref} setPref=${setPref} />
       </div>
-      <${Staging} s=${s} meter=${meter} />
-      <${Hand} s=${s} order=${order} onReorder=${(next) => setPref({ mode: "manual", order: next })} onDrop=${onDrop} />
+      ${!folded && html`<${Staging} s=${s} meter=${meter} />`}
+      ${!folded && html`<${Hand} s=${s} order=${order} onReorder=${(next) => setPref({ mode: "manual", order: next })} onDrop=${onDrop} />`}
       <${Actions} s=${s} act=${act} layDown=${layDown} />
       <p id="action-error" class="error" role="alert">${s.error}</p>
     </section>`}
@@ -234,6 +244,17 @@ function Game({ since: since0 }) {
     ${roundPanel !== null && html`<${RoundPanel} s=${s} round=${roundPanel} onClose=${() => setRoundPanel(null)} />`}
   `;
 }
+
+// The height the game may take: the screen below the game's top (the site's header and the
+// table's title stay above it); the page still scrolls on to the log and the chat.
+function fitGame(on) {
+  const game = document.getElementById("game");
+  if (!game) return;
+  game.classList.toggle("fit", on);
+  const top = game.getBoundingClientRect().top + window.scrollY;
+  document.documentElement.style.setProperty("--game-top", `${Math.round(top)}px`);
+}
+window.addEventListener("resize", () => { const g = document.getElementById("game"); if (g) fitGame(g.classList.contains("fit")); });
 
 // The last few discards, newest last: the view's (h11srv), else from the log.
 function recentDiscards(s) {

@@ -135,15 +135,18 @@ export function Actions({ s, act, layDown }) {
   const turn = myTurn(s);
   const sel = s.selected;
   const b = (action, text, onClick, extra) => html`<button type="button" data-action=${action} onClick=${onClick} disabled=${s.pending} ...${extra || {}}>${text}</button>`;
+  // A short label on a phone ("Draw"), the whole one elsewhere and for screen readers.
+  const short = (head, rest) => [html`${head}<span class="btn-long">${rest}</span>`, { "aria-label": `${head}${rest}` }];
+  const bs = (action, [text, label], onClick, extra) => b(action, text, onClick, { ...label, ...(extra || {}) });
   const out = [];
   if (turn && view.phase === "draw") {
-    out.push(b("draw", "Draw from stock", () => act({ type: "draw", source: "stock" }), { "data-source": "stock", "aria-keyshortcuts": "D" }));
-    if (view.discard_top) out.push(b("draw", "Take the discard", () => act({ type: "draw", source: "discard" }), { "data-source": "discard", "aria-keyshortcuts": "T" }));
+    out.push(bs("draw", short("Draw", " from stock"), () => act({ type: "draw", source: "stock" }), { "data-source": "stock", "aria-keyshortcuts": "D" }));
+    if (view.discard_top) out.push(bs("draw", short("Take", " the discard"), () => act({ type: "draw", source: "discard" }), { "data-source": "discard", "aria-keyshortcuts": "T" }));
   }
   const choices = view.contracts || [view.contract];
   if (turn && view.phase === "play") {
     if (!view.contract_down[mine]) {
-      out.push(b("stage", "Stage selected", () => {
+      out.push(bs("stage", short("Stage", " selected"), () => {
         if (!sel.length) { store.set({ error: "Select the cards of one meld, then stage them." }); return; }
         store.set((st) => ({ staged: st.staged.concat([st.selected]), selected: [], error: "" }));
       }, { "aria-keyshortcuts": "G" }));
@@ -155,17 +158,17 @@ export function Actions({ s, act, layDown }) {
           ${choices.map((c, i) => b("lay_down", `Lay down as ${c.text}`, () => layDown(c), { "data-contract": String(i) }))}
         </span>`);
       } else {
-        out.push(b("lay_down", "Lay down contract", () => layDown(null), { "aria-keyshortcuts": "L" }));
+        out.push(bs("lay_down", short("Lay down", " contract"), () => layDown(null), { "aria-keyshortcuts": "L" }));
       }
     }
-    out.push(b("discard", "Discard selected", () => {
+    out.push(bs("discard", short("Discard", " selected"), () => {
       if (sel.length !== 1) { store.set({ error: "Select exactly one card to discard." }); return; }
       act({ type: "discard", card: sel[0] });
     }, { "aria-keyshortcuts": "X" }));
     if (!view.final_discard_allowed) out.push(b("pass", "Pass", () => act({ type: "pass" })));
   }
   if (turn && (view.phase === "draw" || view.phase === "play") && view.ruleset === "bga") {
-    out.push(b("mayi_meld", "MAYI meld selected", () => act({ type: "mayi_meld", cards: sel })));
+    out.push(bs("mayi_meld", short("MAYI meld", " selected"), () => act({ type: "mayi_meld", cards: sel })));
   }
   const swaps = turn && view.phase === "play" ? swapOffers(s) : [];
   if (swaps.length) {

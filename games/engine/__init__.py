@@ -13,6 +13,7 @@ from .actions import PLATFORM_ACTIONS, apply
 from .bots import choose_action
 from .contract import find_contract
 from .errors import IllegalMove
+from .grouping import hand_melds
 from .legal import answerers, legal_actions, seats_to_act
 from .melds import is_book, is_mayi, is_run
 from .orders import standing_answer
@@ -46,6 +47,7 @@ __all__ = [
     "choose_action",
     "clock_seat",
     "find_contract",
+    "hand_melds",
     "hand_penalty",
     "is_book",
     "is_mayi",

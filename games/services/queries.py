@@ -129,7 +129,13 @@ def table_view(table: Table, seats: list[Seat], user: User | AnonymousUser) -> d
     if table.state is None:
         return None
     mine = seat_of(seats, user)
-    return engine.view(table.state, mine.position if mine else None)
+    view = engine.view(table.state, mine.position if mine else None)
+    if mine is not None and view["hand"] is not None and not view["game_over"]:
+        # The page's "melds" sort: the engine groups this seat's own hand into the melds of
+        # the round's contract it could lay down. Added here, not in engine.view, which the
+        # simulator's invariant checks call after every action for every seat.
+        view["hand_melds"] = engine.hand_melds(table.state, mine.position)
+    return view
 
 
 def table_payload(

@@ -488,3 +488,57 @@ def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, poo
             assert _on_screen_and_uncovered(page, "#hand .last-drawn")
     finally:
         page.context.close()
+
+
+# Round 2 (a book and a run): four 5s, but 5I is the lowest card of the run 5I-8I. The face
+# sorts put the four 5s together; the melds sort asks the engine (the view's hand_melds).
+MELDS_SORT = {
+    "round": 2,
+    "hands": {0: "w12Y w5I w3M w7I w5A w8I w5M w6I w5Y"},
+    "stock": "w4I",
+    "active": 0,
+    "phase": "draw",
+}
+
+
+def _gap_after(page: Any, card: str) -> float:
+    """The room between a card of the hand and the next one, in pixels."""
+    return page.evaluate(
+        """(id) => {
+          const el = document.querySelector(`#hand [data-card='${id}']`);
+          const next = el.nextElementSibling;
+          return next.getBoundingClientRect().left - el.getBoundingClientRect().right;
+        }""",
+        card,
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_melds_sort_groups_the_hand_as_the_engine_finds_the_contract(
+    live_server, browser, alice, pool, size
+):
+    table_id, _ = pool.submit(arranged_table, alice, **MELDS_SORT).result()
+    page = _open(browser, live_server.url, alice, table_id, size)
+    try:
+        page.select_option("#sort", "book")
+        assert _hand(page)[:4] == ["w5M", "w5A", "w5Y", "w5I"]  # faces only: all the 5s
+        page.select_option("#sort", "melds")
+        book, run, rest = ["w5M", "w5A", "w5Y"], ["w5I", "w6I", "w7I", "w8I"], ["w3M", "w12Y"]
+        assert _hand(page) == book + run + rest
+        # Each meld is set apart: a wider gap after its last card than between its cards.
+        assert _gap_after(page, "w5Y") > _gap_after(page, "w5M") + 4
+        assert _gap_after(page, "w8I") > _gap_after(page, "w6I") + 4
+        assert page.get_attribute(_card("5I"), "aria-label").endswith("in a run")
+        no_sideways_scroll(page)
+        shoot(page, "melds-sort")
+        # A drawn 4I joins the run it extends; the sort holds across a reload.
+        v = _version(page)
+        page.click("#stock")
+        _moved(page, v)
+        assert _hand(page) == book + ["w4I", *run] + rest
+        page.reload()
+        page.wait_for_selector("#hand [data-card]")
+        assert page.input_value("#sort") == "melds"
+        assert _hand(page) == book + ["w4I", *run] + rest
+    finally:
+        page.context.close()

@@ -12,6 +12,7 @@ from games import engine, services
 from games.api_schemas import CheckOut, TableOut
 from games.engine.simulate import play_game
 from games.models import Seat, Table
+from tests.engine.helpers import make_state
 
 from .conftest import error_of
 
@@ -43,6 +44,25 @@ def test_check_answers_what_my_selection_makes(three_player_game, api_for, charl
     with CaptureQueriesContext(connection) as ctx:
         api_for(user).post(url, {"cards": hand[:2]})
     assert not [q for q in ctx.captured_queries if not q["sql"].lstrip().startswith("SELECT")]
+
+
+def test_my_view_groups_my_hand_into_the_round_s_melds(three_player_game, api_for, charlie):
+    """The page's melds sort reads ``hand_melds`` from my own view (the engine's grouping of
+    my hand), the same on every read; a spectator's view has none."""
+    table = three_player_game
+    bob = Seat.objects.get(table=table, user__username="bob")
+    state = make_state(
+        players=3, round=2, hands={bob.position: "w5M w5A w5Y w5I w6I w7I w8I w12Y w3M"}
+    )
+    Table.objects.filter(pk=table.pk).update(state=state, version=table.version + 1)
+    answer = api_for(bob.user).get(f"/api/tables/{table.pk}").json()
+    TableOut.model_validate(answer)
+    # Round 2 is a book and a run: 5I goes to the run, not to the book of 5s.
+    assert answer["view"]["hand_melds"] == [
+        {"kind": "book", "cards": ["w5M", "w5A", "w5Y"]},
+        {"kind": "run", "cards": ["w5I", "w6I", "w7I", "w8I"]},
+    ]
+    assert "hand_melds" not in api_for(charlie).get(f"/api/tables/{table.pk}").json()["view"]
 
 
 def test_check_needs_a_game_in_play(alice, api_for):

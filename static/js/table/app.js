@@ -11,7 +11,7 @@ import { StatusBar, Offer, Staging, Actions, myTurn, canAnswer, statusText } fro
 import { Log, entryLines, partsText } from "./log.js";
 import { RoundPanel, GamePanel, Since } from "./moments.js";
 import { Help, handPenalty } from "./help.js";
-import { loadPref, savePref, arrange, SORTS } from "./order.js";
+import { loadPref, savePref, arrange, meldGroups, SORTS } from "./order.js";
 import { clockText, left } from "./clock.js";
 import { snapshot, play } from "./motion.js";
 import { checkSelection, layoffTargets } from "./check.js";
@@ -130,7 +130,16 @@ function Game({ since: since0 }) {
   const setPref = (p) => { setPrefState(p); savePref(tableId, p); };
   const staged = new Set(s.staged.flat());
   const hand = view.hand ? view.hand.filter((c) => !staged.has(c)) : null;
-  const order = hand ? arrange(hand, view.faces, pref) : [];
+  const order = hand ? arrange(hand, view.faces, pref, view.hand_melds) : [];
+  // In the melds sort, a gap after each meld the engine found, and its kind for the card.
+  const meldOf = new Map();
+  const groupEnds = new Set();
+  if (hand && pref.mode === "melds") {
+    for (const g of meldGroups(hand, view.hand_melds)) {
+      for (const c of g.cards) meldOf.set(c, g.kind);
+      groupEnds.add(g.cards[g.cards.length - 1]);
+    }
+  }
   if (hand && (pref.mode === "manual" ? order.join() !== pref.order.filter((c) => hand.includes(c)).join() : false)) {
     // New cards join the saved order at the end; keep that order for the next frame and reload.
     savePref(tableId, { mode: "manual", order: order.concat(pref.order.filter((c) => !hand.includes(c) && staged.has(c))) });
@@ -236,7 +245,7 @@ function Game({ since: since0 }) {
         <${SortMenu} pref=${pref} setPref=${setPref} />
       </div>
       ${!folded && html`<${Staging} s=${s} meter=${meter} />`}
-      ${!folded && html`<${Hand} s=${s} order=${order} onReorder=${(next) => setPref({ mode: "manual", order: next })} onDrop=${onDrop} />`}
+      ${!folded && html`<${Hand} s=${s} order=${order} meldOf=${meldOf} groupEnds=${groupEnds} onReorder=${(next) => setPref({ mode: "manual", order: next })} onDrop=${onDrop} />`}
       <${Actions} s=${s} act=${act} layDown=${layDown} />
       <p id="action-error" class="error" role="alert">${s.error}</p>
     </section>`}

@@ -8,7 +8,7 @@ import { store } from "./state.js";
 
 function toggle(list, c) { return list.includes(c) ? list.filter((x) => x !== c) : list.concat([c]); }
 
-export function Hand({ s, order, onReorder, onDrop }) {
+export function Hand({ s, order, meldOf, groupEnds, onReorder, onDrop }) {
   const faces = s.view.faces;
   const [focusId, setFocusId] = useState(null);
   const box = useRef(null);
@@ -137,8 +137,9 @@ export function Hand({ s, order, onReorder, onDrop }) {
   return html`<div class="hand" id="hand" ref=${box} role="group" aria-label=${`Your hand, ${order.length} cards`} onKeyDown=${onKeyDown}>
     ${order.map((c) => {
       const selected = s.selected.includes(c);
-      const cls = ["hand-card", selected ? "selected" : "", last.has(c) ? "last-drawn" : ""].join(" ");
-      const label = `${spoken(c, faces)}${last.has(c) ? ", just drawn" : ""}`;
+      const kind = meldOf ? meldOf.get(c) : null;
+      const cls = ["hand-card", selected ? "selected" : "", last.has(c) ? "last-drawn" : "", kind ? `in-${kind}` : "", groupEnds && groupEnds.has(c) ? "group-end" : ""].join(" ");
+      const label = `${spoken(c, faces)}${kind ? `, in a ${kind}` : ""}${last.has(c) ? ", just drawn" : ""}`;
       return html`<button key=${c} type="button" class=${cls} data-card=${c} aria-pressed=${selected ? "true" : "false"}
           aria-label=${label} tabindex=${c === focus ? 0 : -1}
           onClick=${onClick} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove}

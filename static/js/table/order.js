@@ -1,7 +1,8 @@
 // The order of my hand, kept per table in localStorage across frames and reloads. A sort menu
 // mode re-sorts each new hand; dragging or moving a card by keyboard makes the order manual.
-// Sorting only groups cards by what their faces show (number, letter): which cards make a
-// meld is for the engine to say.
+// The face sorts only group cards by what their faces show (number, letter); which cards make
+// a meld is for the engine to say: the "melds" sort puts first the books and runs of the
+// round's contract the server found in my hand (the view's hand_melds), then the rest.
 const SUIT_ORDER = "MAYISHDCRGYK";
 
 function key(tableId) { return `mayi:hand:${tableId}`; }
@@ -19,6 +20,7 @@ export function savePref(tableId, pref) {
 }
 
 export const SORTS = [
+  ["melds", "Contract melds"],
   ["suit", "By suit"],
   ["mayi", "MAYI"],
   ["book", "Book"],
@@ -29,7 +31,24 @@ export const SORTS = [
 
 function suitIndex(f) { return f.wild ? 99 : SUIT_ORDER.indexOf(f.suit); }
 
-export function sortHand(hand, faces, mode) {
+// The engine's melds (those of their cards still in this hand, in the engine's order), then
+// the rest by letter and number.
+export function meldGroups(hand, melds) {
+  const inHand = new Set(hand);
+  const out = [];
+  for (const m of Array.isArray(melds) ? melds : []) {
+    const cards = m.cards.filter((c) => inHand.has(c));
+    if (cards.length) out.push({ kind: m.kind, cards });
+  }
+  return out;
+}
+
+export function sortHand(hand, faces, mode, melds) {
+  if (mode === "melds") {
+    const groups = meldGroups(hand, melds);
+    const grouped = new Set(groups.flatMap((g) => g.cards));
+    return groups.flatMap((g) => g.cards).concat(sortHand(hand.filter((c) => !grouped.has(c)), faces, "suit"));
+  }
   const f = (c) => faces[c] || { wild: true };
   const rank = (c) => (f(c).wild ? 99 : f(c).rank);
   const count = (pred) => (c) => hand.filter((d) => !f(d).wild && pred(c, d)).length;
@@ -56,8 +75,8 @@ export function sortHand(hand, faces, mode) {
 }
 
 // The hand in the order to show: the mode's sort, or the saved order with new cards at the end.
-export function arrange(hand, faces, pref) {
-  if (pref.mode !== "manual") return sortHand(hand, faces, pref.mode);
+export function arrange(hand, faces, pref, melds) {
+  if (pref.mode !== "manual") return sortHand(hand, faces, pref.mode, melds);
   const inHand = new Set(hand);
   const kept = pref.order.filter((c) => inHand.has(c));
   const seen = new Set(kept);

@@ -15,7 +15,8 @@ from pathlib import Path
 import dj_database_url
 import django
 from django.core.exceptions import ImproperlyConfigured
-from psycopg_pool import ConnectionPool
+
+from mayi_site.dbpool import check_connection
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -143,8 +144,9 @@ if DATABASE_URL:
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
             # Check each connection as it leaves the pool (one round trip) and replace a dead
             # one: after a database restart or a terminated backend, the next request gets a
-            # live connection instead of an InterfaceError (issue 14).
-            "check": ConnectionPool.check_connection,
+            # live connection instead of an InterfaceError (issue 14); one dead connection
+            # has the pool test all its idle ones at once (mayi_site/dbpool.py).
+            "check": check_connection,
         }
         # Parameters travel apart from the SQL text, and psycopg prepares a statement once a
         # connection has run it this many times (Django's default, None, never does): every

@@ -198,6 +198,7 @@ def create_table(request: ApiRequest, payload: TableCreateIn) -> Status:
         bank_max_seconds=payload.bank_max_seconds,
         public=payload.public,
         timeout_level=payload.timeout_level,
+        bot_level=payload.bot_level,
         engine_options=payload.engine_options,
     )
     return Status(201, _payload(request, table))
@@ -212,6 +213,7 @@ def play_now(request: ApiRequest, payload: PlayNowIn | None = None) -> Status:
         user=request.auth,
         ruleset=options.ruleset,
         seats=options.seats,
+        level=options.level,
     )
     return Status(201, _payload(request, table))
 
@@ -273,9 +275,10 @@ def leave_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
 def fill_with_bots(
     request: ApiRequest, table_id: int, payload: BotsIn | None = None
 ) -> dict[str, Any]:
-    """The host fills every empty seat with a bot, at ``level`` (easy, normal, strong; default
-    normal). The body may be left out."""
-    level = payload.level if payload is not None else "normal"
+    """The host fills every empty seat with a bot, at ``level`` (easy, normal, strong). The
+    body may be left out: the bots then play at the table's ``bot_level`` (normal unless the
+    table was made with another)."""
+    level = payload.level if payload is not None else None
     table = services.table_fill_with_bots(user=request.auth, table_id=table_id, level=level)
     return _payload(request, table)
 

@@ -135,6 +135,10 @@ class TableCreateIn(Strict):
         default="normal",
         description="the bot level that plays a turn whose clock ran out, and an expelled seat",
     )
+    bot_level: Literal["easy", "normal", "strong"] = Field(
+        default="normal",
+        description="the level of the bots that fill the empty seats (POST .../bots may name another)",
+    )
     engine_options: dict[str, Any] = Field(
         default_factory=dict,
         description='ruleset options, vetted by the engine: rook {"round7": "choice"|"runs"|"books"}',
@@ -147,11 +151,15 @@ class PlayNowIn(Strict):
 
     ruleset: StrictStr = Field(default="bga", max_length=20, description=RULESETS_TEXT)
     seats: StrictInt = Field(default=4, description="the table's size; the others are bots")
+    level: Literal["easy", "normal", "strong"] = Field(
+        default="normal", description="the level the bots play at"
+    )
 
 
 class BotsIn(Strict):
     level: Literal["easy", "normal", "strong"] = Field(
-        default="normal", description="the level the bots filling the empty seats play at"
+        default="normal",
+        description="the level the bots filling the empty seats play at (no body: the table's bot_level)",
     )
 
 

@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 
 from games.engine.rulesets import RULESETS
-from games.models import MAX_SEATS
+from games.models import MAX_SEATS, BotLevel
 from rules.content import TITLES, ruleset_names
 
 # The smallest table any ruleset allows (rook: 2); the engine vets seats per ruleset.
@@ -34,6 +34,44 @@ WINDOW_TIMERS = [
     (3600, "1 hour"),
     (12 * 3600, "12 hours"),
 ]
+
+
+# The bot levels of games/engine/bots.py, as a player reads them.
+BOT_LEVELS = [
+    (BotLevel.EASY, "easy"),
+    (BotLevel.NORMAL, "normal"),
+    (BotLevel.STRONG, "strong"),
+]
+
+
+def bot_level_field(label: str, help_text: str = "") -> forms.ChoiceField:
+    # Not required: a POST without it (an old page, a script) gets the default.
+    return forms.ChoiceField(
+        label=label,
+        choices=BOT_LEVELS,
+        initial=BotLevel.NORMAL,
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=help_text,
+    )
+
+
+class PlayNowForm(forms.Form):
+    """ "Play now": only the bots' level to choose; the rest is made for play against bots."""
+
+    level = bot_level_field("Bots")
+
+    def clean_level(self) -> str:
+        return str(self.cleaned_data["level"] or BotLevel.NORMAL)
+
+
+class BotsForm(forms.Form):
+    """The table page's "Fill empty seats with bots"; no level: the table's own."""
+
+    level = bot_level_field("Bots play")
+
+    def clean_level(self) -> str | None:
+        return str(self.cleaned_data["level"]) if self.cleaned_data["level"] else None
 
 
 class TableForm(forms.Form):
@@ -66,6 +104,7 @@ class TableForm(forms.Form):
         label="Missed turns before expulsion", min_value=1, max_value=20, initial=3
     )
     public = forms.BooleanField(label="Listed in the lobby", required=False, initial=True)
+    bot_level = bot_level_field("Bots:", help_text="how well the bots that fill empty seats play")
     round7 = forms.ChoiceField(
         label="Round 7 (rook)",
         choices=[
@@ -115,6 +154,7 @@ class TableForm(forms.Form):
         super().clean()
         data = self.cleaned_data
         # round7 is an engine option of the rulesets that have it; the others get none.
+        data["bot_level"] = data.get("bot_level") or BotLevel.NORMAL
         round7 = data.pop("round7", None) or "choice"
         rules = RULESETS.get(data.get("ruleset", ""))
         if rules is not None and "round7" in rules.option_names and round7 != "choice":

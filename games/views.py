@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from accounts.requests import SignedInRequest
 from games import services
 from games.engine.summary import rules_summary
-from games.forms import InviteForm, TableForm
+from games.forms import BotsForm, InviteForm, PlayNowForm, TableForm
 from games.models import Table
 from games.ratelimits import ratelimited
 
@@ -32,6 +32,7 @@ def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpRespo
             "lobby": lobby,
             "form": form,
             "invite_form": InviteForm(),
+            "play_now_form": PlayNowForm(),
             "play_now_window": services.PLAY_NOW_WINDOW_SECONDS,
         },
         status=status,
@@ -44,9 +45,13 @@ def play_now(request: SignedInRequest) -> HttpResponse:
     """POST: a started table against bots, at once. GET (a sign-in's ``next`` lands here, and
     a GET must not create anything): the one button to press."""
     if request.method != "POST":
-        return render(request, "games/play_now.html", {})
+        return render(request, "games/play_now.html", {"play_now_form": PlayNowForm()})
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose how well the bots play: easy, normal or strong.")
+        return redirect("home")
     try:
-        table = services.table_play_now(user=request.user)
+        table = services.table_play_now(user=request.user, level=form.cleaned_data["level"])
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -89,6 +94,8 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
             "payload": payload,
             "view": payload["view"],
             "is_host": table.host_id == request.user.pk,
+            # "Fill empty seats with bots": at the level chosen when the table was made.
+            "bots_form": BotsForm(initial={"level": table.options.get("bot_level", "normal")}),
             # The "?" panel: the table's contracts and penalty points, from the engine.
             "rules": rules_summary(table.ruleset, (table.state or {}).get("options")),
         },
@@ -105,7 +112,13 @@ def _table_action(request: SignedInRequest, table_id: int, action: str) -> HttpR
                 messages.info(request, "You left; the table is closed.")
             return redirect("home")
         elif action == "bots":
-            services.table_fill_with_bots(user=request.user, table_id=table_id)
+            form = BotsForm(request.POST)
+            if not form.is_valid():
+                messages.error(request, "Choose how well the bots play: easy, normal or strong.")
+                return redirect("table", table_id=table_id)
+            # No level: the one chosen when the table was made.
+            level = form.cleaned_data["level"]
+            services.table_fill_with_bots(user=request.user, table_id=table_id, level=level)
         elif action == "start":
             services.table_start(user=request.user, table_id=table_id)
     except services.ServiceError as exc:

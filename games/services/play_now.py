@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.models import Table
+from games.models import BotLevel, Table
 
 from .locking import retry_on_contention
 from .tables import DEFAULT_STRIKES, table_fill_with_bots, table_open, table_start
@@ -47,9 +47,11 @@ def table_play_now(
     user: User,
     ruleset: str = PLAY_NOW_RULESET,
     seats: int = PLAY_NOW_SEATS,
+    level: str = BotLevel.NORMAL,
     seed: str | None = None,
 ) -> Table:
-    """Open a private table for ``user`` with bots in the other seats, and start it.
+    """Open a private table for ``user`` with bots playing at ``level`` (easy, normal,
+    strong) in the other seats, and start it.
 
     One transaction: the person never sees a half-made table. The bots play until it is the
     person's turn (or a window waits on them). ``seed`` is for tests that must know the deal.
@@ -58,7 +60,7 @@ def table_play_now(
         table = table_open(
             host=user, ruleset=ruleset, options=play_now_options(seats=seats), public=False
         )
-        table_fill_with_bots(user=user, table_id=table.pk)
+        table_fill_with_bots(user=user, table_id=table.pk, level=level)
         table_start(user=user, table_id=table.pk, seed=seed)
     table.refresh_from_db()
     return table

@@ -49,11 +49,14 @@ def table_create(
     bank_seconds: int | None = None,
     bank_max_seconds: int | None = None,
     timeout_level: str = BotLevel.NORMAL,
+    bot_level: str = BotLevel.NORMAL,
 ) -> Table:
     """Open a table with ``host`` in seat 0.
 
     ``timeout_level``: the bot level that plays a turn whose clock ran out, and an expelled
     player's seat (games/engine/bots.py; "normal" unless the table says otherwise).
+    ``bot_level``: the level the bots that fill the empty seats play at, unless the host
+    names another when filling them (:func:`table_fill_with_bots`).
 
     Time control (games/services/clocks.py): each seat starts with ``bank_seconds`` (default
     ``turn_seconds``), gets ``turn_seconds`` more after each turn, and never holds more than
@@ -77,6 +80,7 @@ def table_create(
         "window_seconds": _int_option("window_seconds", window_seconds, low, MAX_CLOCK_SECONDS),
         "strikes": _int_option("strikes", strikes, 1, 20),
         "timeout_level": bot_level_option("timeout_level", timeout_level),
+        "bot_level": bot_level_option("bot_level", bot_level),
         "engine": dict(engine_options or {}),
     }
     return table_open(host=host, ruleset=ruleset, options=options, public=public)
@@ -172,12 +176,16 @@ def bot_level_option(name: str, value: Any) -> str:
 
 
 @retry_on_contention
-def table_fill_with_bots(*, user: User, table_id: int, level: str = BotLevel.NORMAL) -> Table:
-    """The host fills every empty seat with a bot playing at ``level`` (easy, normal, strong)."""
-    level = bot_level_option("level", level)
+def table_fill_with_bots(*, user: User, table_id: int, level: str | None = None) -> Table:
+    """The host fills every empty seat with a bot playing at ``level`` (easy, normal, strong;
+    by default the level chosen when the table was made, else normal)."""
+    if level is not None:
+        level = bot_level_option("level", level)
     with transaction.atomic():
         table, seats = lock_table_with_seats(table_id)
         _check_host(table, user)
+        if level is None:
+            level = bot_level_option("level", table.options.get("bot_level", BotLevel.NORMAL))
         if table.status != Table.Status.OPEN:
             raise Conflict("this table has already started", code="table_started")
         taken = {s.position for s in seats}

@@ -197,3 +197,52 @@ def test_no_page_is_wider_than_its_viewport_nor_has_serious_axe_violations(
                 page.click("#advanced summary")
                 shoot(page, name)
         page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_play_now_against_strong_bots(live_server, browser, alice, size):
+    page = signed_in_page(browser, live_server.url, alice)
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    try:
+        page.goto(f"{live_server.url}/")
+        level = page.locator("#play-now-level")
+        assert level.is_visible() and "easy" in level.inner_text()
+        assert page.is_checked("#play-now-level input[value=normal]")  # the default
+        page.click("#play-now-level label:has-text('strong')")
+        assert width_of(page) <= size[0]
+        shoot(page, "play-now-level")
+        page.click("#play-now button")
+        page.wait_for_url(re.compile(r"/tables/\d+/$"))
+        table = Table.objects.get()
+        assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}
+        # The table says how well its bots play.
+        page.wait_for_selector("#players .seat")
+        bot = page.locator("#players .seat", has=page.locator(".dot.bot")).first
+        assert "a strong bot" in bot.get_attribute("aria-label")
+        if size[0] > 640:
+            assert bot.locator(".level-badge").inner_text() == "strong"
+    finally:
+        page.context.close()
+
+
+def test_the_create_form_s_bot_level_fills_the_empty_seats(live_server, browser, alice):
+    page = signed_in_page(browser, live_server.url, alice)
+    try:
+        page.goto(f"{live_server.url}/")
+        page.select_option("#id_seats", "3")
+        page.click("#new-table-level label:has-text('easy')")
+        page.click("#new-table button[type=submit]")
+        page.wait_for_url(re.compile(r"/tables/\d+/$"))
+        table = Table.objects.get()
+        # The table page's fill form starts at the level chosen; another may be picked there.
+        assert page.is_checked("#fill-bots-level input[value=easy]")
+        page.click("#fill-bots button[type=submit]")
+        page.wait_for_selector("#start")
+        assert page.locator("ol.seats").inner_text().count("Bot (easy)") == 2
+        assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"easy"}
+        page.click("#start")
+        page.wait_for_selector("#players .seat")
+        bot = page.locator("#players .seat", has=page.locator(".dot.bot")).first
+        assert "an easy bot" in bot.get_attribute("aria-label")
+    finally:
+        page.context.close()

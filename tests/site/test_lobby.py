@@ -214,3 +214,53 @@ def test_the_signed_out_home_page_shows_the_game_and_the_way_in():
     assert "img/table.svg" in page and "Play now against bots" in page
     assert "/accounts/signup/?next=/play/" in page and "/accounts/login/" in page
     assert 'rel="icon"' in page and "favicon.svg" in page
+
+
+def test_play_now_plays_against_the_bot_level_i_choose(alice, api_for):
+    page = logged_in(alice).get("/").content.decode()
+    assert 'name="level" value="strong"' in page and "checked" in page
+    response = logged_in(alice).post("/play/", {"level": "strong"})
+    table = Table.objects.get()
+    assert response.url == f"/tables/{table.pk}/"
+    assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}
+    # Without a choice: normal; a level that does not exist makes no table.
+    logged_in(alice).post("/play/")
+    assert {s.bot_level for s in Table.objects.latest("pk").seats.filter(is_bot=True)} == {"normal"}
+    response = logged_in(alice).post("/play/", {"level": "godlike"}, follow=True)
+    assert Table.objects.count() == 2 and "easy, normal or strong" in response.content.decode()
+    # The API takes the same choice.
+    body = api_for(alice).post("/api/tables/play-now", {"level": "easy"}).json()
+    levels = {s["bot_level"] for s in body["table"]["seats"] if s["is_bot"]}
+    assert levels == {"easy"}
+
+
+def test_the_create_form_s_bot_level_fills_the_empty_seats(alice):
+    client = logged_in(alice)
+    form = {"ruleset": "bga", "seats": 3, "turn_seconds": 3600, "window_seconds": 3600}
+    client.post("/tables/new/", {**form, "strikes": 3, "bot_level": "easy"})
+    table = Table.objects.get()
+    assert table.options["bot_level"] == "easy"
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    # The table page's fill form starts at the table's level; a bare POST keeps it.
+    assert re.search(r'value="easy"[^>]*checked', page)
+    client.post(f"/tables/{table.pk}/bots/")
+    assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"easy"}
+    assert (
+        'Bot <span class="level-tag">(easy)</span>'
+        in client.get(f"/tables/{table.pk}/").content.decode()
+    )
+
+
+def test_filling_seats_at_another_level_than_the_table_s(alice):
+    client = logged_in(alice)
+    client.post(
+        "/tables/new/",
+        {"ruleset": "bga", "seats": 3, "turn_seconds": 3600, "window_seconds": 3600, "strikes": 3},
+    )
+    table = Table.objects.get()
+    assert table.options["bot_level"] == "normal"
+    response = client.post(f"/tables/{table.pk}/bots/", {"level": "silly"}, follow=True)
+    assert not table.seats.filter(is_bot=True).exists()
+    assert "easy, normal or strong" in response.content.decode()
+    client.post(f"/tables/{table.pk}/bots/", {"level": "strong"})
+    assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}

@@ -10,6 +10,8 @@ function Fan({ count }) {
   return html`<span class="fan" aria-hidden="true">${Array.from({ length: shown }, (_, i) => html`<${CardBack} key=${i} small=${true} />`)}</span>`;
 }
 
+function aBot(level) { return `${/^[aeiou]/.test(level) ? "an" : "a"} ${level} bot`; }
+
 export function Seats({ s }) {
   const { meta, view } = s;
   const mine = meta.my_seat;
@@ -23,13 +25,15 @@ export function Seats({ s }) {
       const active = view.active_seat === p;
       const online = seat.is_bot ? "bot" : seat.online === true ? "online" : seat.online === false ? "offline" : "unknown";
       const cls = ["seat", active ? "active" : "", p === mine ? "me" : "", seat.expelled ? "expelled" : ""].join(" ");
+      const level = seat.is_bot && seat.bot_level ? seat.bot_level : null;
       const buys = view.max_buys === null || view.max_buys === undefined ? `${view.buys_used[p]}` : `${view.buys_used[p]}/${view.max_buys}`;
       const place = view.game_over && view.places ? view.places[p] : null;
       return html`<li key=${p} class=${cls} data-seat=${p} aria-current=${active ? "true" : null}
-          aria-label=${`${seatName(meta, p)}${p === mine ? " (you)" : ""}${active ? ", to play" : ""}: ${view.hand_sizes[p]} cards, ${view.total_scores[p]} points`}>
+          aria-label=${`${seatName(meta, p)}${level ? ` (${aBot(level)})` : ""}${p === mine ? " (you)" : ""}${active ? ", to play" : ""}: ${view.hand_sizes[p]} cards, ${view.total_scores[p]} points`}>
         <div class="seat-name">
-          <span class=${`dot ${online}`} title=${online === "bot" ? "a bot" : online}></span>
+          <span class=${`dot ${online}`} title=${online === "bot" ? (level ? aBot(level) : "a bot") : online}></span>
           <strong>${seatName(meta, p)}</strong>${p === mine ? html` <span class="you">(you)</span>` : ""}
+          ${level ? html` <span class="badge level-badge" title=${`plays at the ${level} level`}>${level}</span>` : ""}
           ${view.dealer_seat === p ? html` <span class="badge" title="dealer">D</span>` : ""}
           ${seat.expelled ? html` <span class="badge" title="a bot plays this seat">bot plays</span>` : ""}
         </div>

@@ -18,13 +18,19 @@ AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
 
 def arranged_table(
-    host: Any, *, seats: int = 3, others: list[Any] | None = None, **state: Any
+    host: Any,
+    *,
+    seats: int = 3,
+    others: list[Any] | None = None,
+    ruleset: str = "bga",
+    **state: Any,
 ) -> tuple[int, int]:
-    """A started bga table of ``host``, ``others`` and bots, its state replaced by
-    ``make_state(**state)`` where hands and seats are given relative to the host: ``me`` in
-    the keyword values is replaced by the host's position. Returns (table id, host's seat)."""
+    """A started table (bga unless ``ruleset`` says) of ``host``, ``others`` and bots, its
+    state replaced by ``make_state(**state)`` where hands and seats are given relative to the
+    host: ``me`` in the keyword values is replaced by the host's position. Returns (table id,
+    host's seat)."""
     try:
-        table = services.table_create(host=host, seats=seats)
+        table = services.table_create(host=host, seats=seats, ruleset=ruleset)
         for user in others or []:
             services.table_join(user=user, table_id=table.pk)
         if len(others or []) + 1 < seats:
@@ -32,7 +38,7 @@ def arranged_table(
         services.table_start(user=host, table_id=table.pk, seed="browser-arranged")
         table.refresh_from_db()
         me = Seat.objects.get(table=table, user=host).position
-        st = make_state(players=seats, **_relative(state, me, seats))
+        st = make_state(players=seats, ruleset=ruleset, **_relative(state, me, seats))
         Table.objects.filter(pk=table.pk).update(state=st, version=table.version + 1)
         return table.pk, me
     finally:

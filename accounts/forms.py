@@ -3,8 +3,51 @@ from __future__ import annotations
 from zoneinfo import available_timezones
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils import timezone
 
 from accounts.models import Profile
+from moderation.models import Restriction
+from moderation.selectors import ACCOUNT_KINDS, active_restrictions
+
+
+class SignInForm(AuthenticationForm):
+    """The login form, which tells a suspended or banned user why they cannot sign in (and
+    until when), once they have given the right password: nobody else learns of it."""
+
+    def clean(self) -> dict:
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            restriction = self._restriction()
+            if restriction is None:
+                raise
+            raise forms.ValidationError(restriction_words(restriction), code="restricted") from None
+
+    def _restriction(self) -> Restriction | None:
+        if getattr(self.request, "axes_locked_out", False):
+            return None  # locked out: the password is not to be tried at all
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if not username or not password:
+            return None
+        user = get_user_model()._default_manager.filter(username=username).first()
+        if user is None or user.is_active or not user.check_password(password):
+            return None
+        live = list(active_restrictions(user, ACCOUNT_KINDS))
+        # A ban outlasts any suspension; of suspensions, the one ending last.
+        return max(live, key=lambda r: (r.until is None, r.until or timezone.now()), default=None)
+
+
+def restriction_words(restriction: Restriction) -> str:
+    """What a suspended or banned user is told at sign-in."""
+    if restriction.until is None:
+        head = "Your account is banned."
+    else:
+        until = restriction.until.strftime("%d %b %Y, %H:%M UTC")
+        head = f"Your account is suspended until {until}."
+    return f"{head} Reason given by the moderators: {restriction.reason}"
 
 
 class ReminderForm(forms.ModelForm):

@@ -4,6 +4,7 @@ from django.urls import include, path
 from games.ratelimits import ratelimited
 
 from . import views
+from .forms import SignInForm
 from .mail import BackgroundPasswordResetForm
 
 urlpatterns = [
@@ -12,7 +13,9 @@ urlpatterns = [
     # address (password spraying across accounts), the reset email sent outside the request.
     path(
         "login/",
-        ratelimited("login_ip", by="ip")(auth_views.LoginView.as_view()),
+        ratelimited("login_ip", by="ip")(
+            auth_views.LoginView.as_view(authentication_form=SignInForm)
+        ),
         name="login",
     ),
     path(

@@ -39,6 +39,9 @@ class Restriction(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # Set when a moderator lifts it, or when it expired (the sweep).
     lifted = models.DateTimeField(null=True, blank=True)
+    # The seats ([table id, position]) this suspension gave to the bot: they go back to the
+    # user when it ends, if their game is still on and the seat was not given to someone else.
+    seats = models.JSONField(default=list, blank=True)
 
     class Meta:
         indexes = [

@@ -37,6 +37,27 @@ def seat_to_bot_locked(table_id: int, position: int) -> tuple[Table, Seat]:
     return table, seat
 
 
+def seat_to_owner_locked(table_id: int, position: int, user: User) -> bool:
+    """Under the caller's transaction: ``user`` plays their own seat again after a suspension
+    (nothing happens if the game ended or the seat went to someone else meanwhile)."""
+    table, seats = lock_table_with_seats(table_id)
+    seat = next((s for s in seats if s.position == position), None)
+    if (
+        table.status != Table.Status.PLAYING
+        or seat is None
+        or seat.user_id != user.pk
+        or seat.is_bot
+        or not seat.expelled
+    ):
+        return False
+    seat.expelled, seat.missed_turns = False, 0
+    seat.save(update_fields=["expelled", "missed_turns"])
+    chat_notice(table=table, text=f"{user.get_username()} is back and plays their seat again.")
+    assert table.state is not None  # a table being played has its state
+    Transition(table=table, seats=seats, state=table.state).commit()
+    return True
+
+
 def seat_to_user_locked(
     table_id: int, position: int, user: User
 ) -> tuple[Table, Seat, User | None]:

@@ -23,7 +23,7 @@ from ..live import close_user_sockets_on_commit
 from ..models import AuditEntry, Restriction
 from ..selectors import ACCOUNT_KINDS, active_restrictions
 from .errors import ModerationRefused
-from .seats import seat_to_bot_locked
+from .seats import seat_to_bot_locked, seat_to_owner_locked
 
 MAX_DAYS = 3650
 
@@ -82,6 +82,9 @@ def _restrict_account(
         for table_id, position in list(seats):
             seat_to_bot_locked(table_id, position)
             tables.append(table_id)
+            restriction.seats.append([table_id, position])
+        if restriction.seats:
+            restriction.save(update_fields=["seats"])
         audit_write(
             actor=moderator,
             action=AuditEntry.Action.BAN if ban else AuditEntry.Action.SUSPEND,
@@ -117,8 +120,9 @@ def user_mute(*, moderator: User, user: User, duration: timedelta, reason: str) 
 
 
 def restriction_lift(*, moderator: User, restriction_id: int, reason: str) -> Restriction:
-    """End a restriction early. The user may sign in again once no suspension or ban is left
-    (their seats stay with the bot: a game does not wait for a suspension)."""
+    """End a restriction early. Once no suspension or ban is left the user may sign in again
+    and gets back the seats the bot took over, in games still being played (the bot played
+    them meanwhile: a game does not wait for a suspension)."""
     with transaction.atomic():
         restriction = (
             Restriction.objects.select_for_update(of=("self",))
@@ -135,7 +139,7 @@ def restriction_lift(*, moderator: User, restriction_id: int, reason: str) -> Re
             raise ModerationRefused("this restriction is not in force")
         restriction.lifted = now
         restriction.save(update_fields=["lifted"])
-        _reactivate_if_free(restriction.user, now)
+        returned = _reactivate_if_free(restriction.user, now)
         audit_write(
             actor=moderator,
             action=AuditEntry.Action.LIFT,
@@ -143,6 +147,7 @@ def restriction_lift(*, moderator: User, restriction_id: int, reason: str) -> Re
             reason=reason,
             restriction=restriction.pk,
             kind=restriction.kind,
+            seats_returned=returned,
         )
     return restriction
 
@@ -160,7 +165,7 @@ def restrictions_expire(*, now: datetime | None = None) -> int:
             )
             if not claimed:
                 continue
-            _reactivate_if_free(restriction.user, now)
+            returned = _reactivate_if_free(restriction.user, now)
             audit_write(
                 actor=None,
                 action=AuditEntry.Action.EXPIRE,
@@ -168,15 +173,27 @@ def restrictions_expire(*, now: datetime | None = None) -> int:
                 reason=f"{restriction.get_kind_display()} ended",
                 restriction=restriction.pk,
                 kind=restriction.kind,
+                seats_returned=returned,
             )
             done += 1
     return done
 
 
-def _reactivate_if_free(user: User, now: datetime) -> None:
+def _reactivate_if_free(user: User, now: datetime) -> list[int]:
+    """Let ``user`` sign in again if no suspension or ban is left, and give back the seats
+    the ended ones took; the tables whose seat came back, in id order."""
     if active_restrictions(user, ACCOUNT_KINDS, now).exists():
-        return
-    if not Restriction.objects.filter(user=user, kind__in=ACCOUNT_KINDS).exists():
-        return  # never restricted by moderation: is_active is not ours to set
+        return []
+    ended = list(
+        Restriction.objects.select_for_update()
+        .filter(user=user, kind__in=ACCOUNT_KINDS)
+        .order_by("pk")
+    )
+    if not ended:
+        return []  # never restricted by moderation: is_active is not ours to set
     get_user_model().objects.filter(pk=user.pk).update(is_active=True)
     user.is_active = True
+    taken = sorted({(t, p) for r in ended for t, p in r.seats})
+    returned = [t for t, p in taken if seat_to_owner_locked(t, p, user)]
+    Restriction.objects.filter(pk__in=[r.pk for r in ended if r.seats]).update(seats=[])
+    return returned

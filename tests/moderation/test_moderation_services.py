@@ -103,6 +103,68 @@ def test_a_suspension_ends_by_itself_and_a_lift_ends_it_early(three_player_game,
         services.restriction_lift(moderator=mod, restriction_id=ban.pk, reason="twice")
 
 
+def test_a_suspended_user_is_told_why_and_until_when_but_only_with_the_right_password(
+    three_player_game, bob, mod
+):
+    services.user_suspend(moderator=mod, user=bob, duration=timedelta(days=2), reason="spam")
+    client = Client()
+    page = client.post("/accounts/login/", {"username": "bob", "password": PASSWORD})
+    text = page.content.decode()
+    assert page.status_code == 200 and "_auth_user_id" not in client.session
+    assert "Your account is suspended until" in text and "spam" in text
+    # A wrong password learns nothing of the suspension.
+    wrong = client.post("/accounts/login/", {"username": "bob", "password": "not-it"})
+    assert "suspended" not in wrong.content.decode()
+    assert "correct username and password" in wrong.content.decode()
+    services.user_ban(moderator=mod, user=bob, reason="again")
+    banned = client.post("/accounts/login/", {"username": "bob", "password": PASSWORD})
+    assert "Your account is banned." in banned.content.decode()
+
+
+def test_when_a_suspension_ends_the_user_gets_their_seat_back(three_player_game, bob, mod):
+    table_id = three_player_game.pk
+    services.user_suspend(moderator=mod, user=bob, duration=timedelta(hours=1), reason="x")
+    seat = Seat.objects.get(table_id=table_id, user=bob)
+    assert seat.played_by_bot
+    version = Table.objects.get(pk=table_id).version
+    assert services.restrictions_expire(now=timezone.now() + timedelta(hours=2)) == 1
+    seat.refresh_from_db()
+    assert not seat.played_by_bot and seat.missed_turns == 0
+    # A new version, so every socket of the table hears that bob plays again.
+    assert Table.objects.get(pk=table_id).version > version
+    assert audit("expire").details["seats_returned"] == [table_id]
+    assert ChatMessage.objects.filter(table_id=table_id, text__contains="bob is back").exists()
+
+
+def test_a_lift_gives_back_only_the_seats_still_theirs(three_player_game, bob, carol, mod):
+    services.user_suspend(moderator=mod, user=bob, duration=timedelta(days=1), reason="x")
+    ban = services.user_ban(moderator=mod, user=bob, reason="y")
+    suspension = Restriction.objects.get(user=bob, kind="suspend")
+    services.restriction_lift(moderator=mod, restriction_id=suspension.pk, reason="half")
+    # Still banned: the seat stays with the bot.
+    assert Seat.objects.get(table=three_player_game, user=bob).played_by_bot
+    services.restriction_lift(moderator=mod, restriction_id=ban.pk, reason="appeal")
+    assert not Seat.objects.get(table=three_player_game, user=bob).played_by_bot
+    lifts = list(AuditEntry.objects.filter(action="lift").order_by("pk"))
+    assert [e.details["seats_returned"] for e in lifts] == [[], [three_player_game.pk]]
+
+
+def test_a_seat_given_to_another_user_meanwhile_stays_theirs(three_player_game, bob, charlie, mod):
+    ban = services.user_ban(moderator=mod, user=bob, reason="y")
+    seat = Seat.objects.get(table=three_player_game, user=bob)
+    services.seat_to_user(
+        moderator=mod,
+        table_id=three_player_game.pk,
+        position=seat.position,
+        user=charlie,
+        reason="bob is gone",
+    )
+    services.restriction_lift(moderator=mod, restriction_id=ban.pk, reason="appeal")
+    seat.refresh_from_db()
+    assert seat.user == charlie and not seat.played_by_bot
+    assert audit("lift").details["seats_returned"] == []
+
+
 def test_moderators_cannot_restrict_themselves_or_a_superuser(mod, django_user_model):
     boss = django_user_model.objects.create_superuser("boss", "b@example.com", PASSWORD)
     for target in (mod, boss):

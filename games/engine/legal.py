@@ -7,7 +7,7 @@ from itertools import permutations
 from .buying import window_eligible
 from .cards import SUITS, WILD_RANK, is_wild_card, parse_card
 from .errors import IllegalMove
-from .melding import contract_plan, swap_check
+from .melding import contract_plan, keeps_room_for_swapped, swap_check
 from .state import State, ruleset_of
 from .table import layoff_ends
 from .turns import swapped_in_hand
@@ -115,9 +115,15 @@ def lay_off_options(state: State, seat: int) -> list[dict]:
     hand = state["hands"][seat]
     if ruleset_of(state).out_by_discard_only and len(hand) <= 1:
         return out  # petras: the last card goes out as the final discard
+    waiting = bool(swapped_in_hand(state, seat))
     for card in dict.fromkeys(hand):
         for meld in state["melds"]:
             for end in layoff_ends(meld, card):
+                if waiting:
+                    try:
+                        keeps_room_for_swapped(state, seat, card, meld, end)
+                    except IllegalMove:
+                        continue
                 action = {"type": "lay_off", "card": card, "meld": meld["id"]}
                 if meld["kind"] == "run":
                     action["end"] = end

@@ -183,6 +183,7 @@ def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
             f"{faces([card])} does not fit {'that end of ' if end else ''}{meld_words(meld)}",
         )
     _keep_one(st, seat, 1)
+    keeps_room_for_swapped(st, seat, card, meld, ends[0])
     st["hands"][seat].remove(card)
     lay_off_on(meld, card, ends[0])
     # Owner and kind: a log can say "on bob's run" even after the meld has left the table.
@@ -198,6 +199,25 @@ def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
         }
     )
     went_out_check(st, seat, events)
+
+
+def keeps_room_for_swapped(st: State, seat: int, card: str, meld: dict, end: str) -> None:
+    """A lay-off while a wild taken off the table waits in hand must leave that wild a place
+    (and, where the final discard goes out, a card to discard): else the turn could never end."""
+    waiting = [w for w in swapped_in_hand(st, seat) if w != card]
+    if not waiting:
+        return
+    grown = dict(meld, cards=meld["cards"][:])
+    lay_off_on(grown, card, end)
+    melds = [grown if m is meld else m for m in st["melds"]]
+    left = len(st["hands"][seat]) - 1
+    if (ruleset_of(st).out_by_discard_only and left <= len(waiting)) or not _all_placeable(
+        melds, waiting
+    ):
+        raise IllegalMove(
+            "wild_has_no_place",
+            f"lay off the {faces(waiting)} first: after this it could go nowhere",
+        )
 
 
 def mayi_meld(st: State, seat: int, action: dict, events: list[dict]) -> None:
@@ -274,7 +294,12 @@ def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dic
         after = dict(meld, cards=meld["cards"][:])
         after["cards"][slot] = natural
         melds = [after if m is meld else m for m in st["melds"]]
-        if not any(layoff_ends(m, wild) for m in melds):
+        # Every wild taken off the table this turn must still find a place of its own (two
+        # may compete for one run end), and petras-style rules keep a card for the discard.
+        wilds = [*swapped_in_hand(st, seat), wild]
+        if (rules.out_by_discard_only and len(hand) <= len(wilds)) or not _all_placeable(
+            melds, wilds
+        ):
             raise IllegalMove(
                 "wild_has_no_place",
                 f"the {faces([wild])} you would take could go nowhere this turn",
@@ -292,6 +317,21 @@ def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dic
     raise IllegalMove(
         "cannot_go_down", "swap a wild only if you are down or go down with it this turn"
     )
+
+
+def _all_placeable(melds: list[dict], wilds: list[str]) -> bool:
+    """Whether ``wilds`` can all be laid off on ``melds``, one after another (each lay-off
+    changes where the next may go: a run grows, a book's wild limit fills)."""
+    if not wilds:
+        return True
+    first, rest = wilds[0], wilds[1:]
+    for i, meld in enumerate(melds):
+        for end in layoff_ends(meld, first):
+            grown = dict(meld, cards=meld["cards"][:])
+            lay_off_on(grown, first, end)
+            if _all_placeable([*melds[:i], grown, *melds[i + 1 :]], rest):
+                return True
+    return False
 
 
 def swap_wild(st: State, seat: int, action: dict, events: list[dict]) -> None:

@@ -155,3 +155,48 @@ def test_a_swap_is_accepted_iff_some_lay_down_uses_the_swapped_wild(case):
     lay = [a for a in legal_actions(new, 0) if a["type"] == "lay_down"]
     assert lay and any(wild in g for g in lay[0]["melds"])
     apply(new, 0, lay[0])
+
+
+# -- a player already down: every wild taken off the table this turn needs a place ----------
+def full_run(suit: str, wild_rank: int, wild: str) -> str:
+    """A rook run of every number, 1 to 14, with ``wild`` standing for ``wild_rank``."""
+    return " ".join(wild if r == wild_rank else f"x{r}{suit}" for r in range(1, 15))
+
+
+def down_with_one_place(hand: str = "x7R x9G x3K"):
+    """Seat 0 is down; the only place a wild could go is the low end of its own run (2-14):
+    two full runs each hold a wild seat 0 has the natural for."""
+    return make_state(
+        players=2,
+        round=1,
+        ruleset="rook",
+        active=0,
+        phase="play",
+        hands={0: hand},
+        melds=[
+            (1, full_run("R", 7, "x*")),
+            (1, full_run("G", 9, "y*")),
+            (0, " ".join(f"x{r}Y" for r in range(2, 15))),
+        ],
+    )
+
+
+def test_a_second_swap_is_refused_when_both_wilds_would_need_the_same_place():
+    st = down_with_one_place()
+    st, _ = act(st, 0, "swap_wild", meld="m1", card="x7R")
+    # The first wild takes the one place; the second would be stuck in hand for good.
+    assert not [a for a in legal_actions(st, 0) if a["type"] == "swap_wild"]
+    refused(st, 0, ("swap_wild", {"meld": "m2", "card": "x9G"}), "wild_has_no_place")
+    st, _ = act(st, 0, "lay_off", card="x*", meld="m3", end="low")
+    st, _ = act(st, 0, "discard", card="x3K")
+
+
+def test_a_lay_off_that_would_take_the_waiting_wilds_place_is_refused():
+    st = down_with_one_place("x7R x1Y x3K")
+    st, _ = act(st, 0, "swap_wild", meld="m1", card="x7R")
+    offered = [a for a in legal_actions(st, 0) if a["type"] == "lay_off"]
+    assert {"type": "lay_off", "card": "x1Y", "meld": "m3", "end": "low"} not in offered
+    refused(st, 0, ("lay_off", {"card": "x1Y", "meld": "m3"}), "wild_has_no_place")
+    # The wild first; then the one goes nowhere (the run is full), and the turn ends.
+    st, _ = act(st, 0, "lay_off", card="x*", meld="m3", end="low")
+    st, _ = act(st, 0, "discard", card="x1Y")

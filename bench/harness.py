@@ -164,6 +164,11 @@ class Stack:
         self.env.pop("MAYI_EMBEDDED_WORKER", None)
         celery = [str(VENV_BIN / "celery"), "-A", "mayi_site"]
         self.procs: dict[str, Proc] = {}
+        # Restarted when they exit by themselves, as a process manager does (systemd
+        # Restart=always, deploy/): name -> how many times.
+        self.restarts: dict[str, int] = {}
+        self._stopping: set[str] = set()
+        self._supervising = False
         for i, port in enumerate(daphne_ports):
             self.procs[f"daphne{i}"] = Proc(
                 f"daphne{i}",
@@ -213,6 +218,7 @@ class Stack:
 
     def start(self, name: str) -> None:
         proc = self.procs[name]
+        self._stopping.discard(name)
         if proc.port is not None and not port_free(proc.port):
             wait_for(lambda: port_free(proc.port or 0), 15, f"port {proc.port} to be free")
         proc.popen = subprocess.Popen(
@@ -227,9 +233,26 @@ class Stack:
             wait_for(lambda: http_ok(proc.port or 0), 30, f"{name} on port {proc.port}")
 
     def start_all(self) -> None:
+        import threading
+
         for name in self.procs:
             self.start(name)
         time.sleep(3)  # the workers consuming, the beat ticking
+        self._supervising = True
+        threading.Thread(target=self._supervise, daemon=True).start()
+
+    def _supervise(self) -> None:
+        while self._supervising:
+            time.sleep(1.0)
+            for name, proc in list(self.procs.items()):
+                if name in self._stopping or proc.popen is None or proc.popen.poll() is None:
+                    continue
+                log(f"{name} exited by itself (status {proc.popen.returncode}): starting it again")
+                self.restarts[name] = self.restarts.get(name, 0) + 1
+                try:
+                    self.start(name)
+                except SystemExit as exc:
+                    log(f"{name} did not come back: {exc}")
 
     def send(self, name: str, sig: int) -> None:
         popen = self.procs[name].popen
@@ -240,6 +263,7 @@ class Stack:
         popen = self.procs[name].popen
         if popen is None:
             return
+        self._stopping.add(name)
         self.send(name, sig)
         try:
             popen.wait(wait)
@@ -249,6 +273,7 @@ class Stack:
         self.procs[name].popen = None
 
     def stop_all(self) -> None:
+        self._supervising = False
         for name in list(self.procs):
             self.stop(name)
         try:
@@ -481,7 +506,8 @@ class Ledger:
     frames: int = 0
     reconnects: int = 0
     errors: list[str] = field(default_factory=list)
-    retried: int = 0
+    retried: int = 0  # requests sent again after a 503 (once each at most)
+    dropped: int = 0  # requests whose connection dropped before the answer (sent again)
 
 
 class Player:
@@ -562,9 +588,13 @@ class Player:
                 backoff = min(2.0, backoff * 2)
 
     async def post(self, action: dict[str, Any], version: int) -> tuple[int, dict[str, Any] | None]:
+        """POST the action at ``version``. A 503 is retried once after its Retry-After; a
+        dropped connection (a restarting server) up to 5 times, 0.5 s apart: the version
+        makes a retry of a move that did apply a harmless 409."""
         body = json.dumps({**action, "expect_version": version}).encode()
         headers = {"Authorization": f"Bearer {self.cred.token}", "Content-Type": "application/json"}
-        for attempt in range(2):
+        status, payload, retried_503, dropped = 0, None, False, 0
+        while True:
             sent = time.perf_counter()
             try:
                 status, answer_headers, data = await asyncio.wait_for(
@@ -574,19 +604,24 @@ class Player:
                     30,
                 )
             except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
-                # Sent, and no answer: it may or may not have applied (the check accepts both).
+                # No answer: it may or may not have applied (the check accepts either, once).
                 self.ledger.unknown.append((self.cred.table_id, version + 1, action))
-                self.ledger.errors.append(f"no answer: {type(exc).__name__}")
-                return 0, None
+                dropped += 1
+                self.ledger.dropped += 1
+                if dropped > 5 or time.time() > self.stop_at:
+                    self.ledger.errors.append(f"no answer: {type(exc).__name__}")
+                    return 0, None
+                await asyncio.sleep(0.5)
+                continue
             self.ledger.latencies.append(time.perf_counter() - sent)
             self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
             payload = json.loads(data) if data[:1] == b"{" else None
-            if status == 503 and attempt == 0:
+            if status == 503 and not retried_503:
+                retried_503 = True
                 self.ledger.retried += 1
                 await asyncio.sleep(float(answer_headers.get("retry-after", "1")))
                 continue
             return status, payload
-        return status, payload
 
     async def play_loop(self) -> None:
         await asyncio.wait_for(self.connected.wait(), 60)
@@ -823,8 +858,9 @@ def summary(ledgers: list[Ledger], seconds: float) -> dict[str, Any]:
         "fanout_latency": percentiles(fanout),
         "statuses": statuses,
         "frames": sum(led.frames for led in ledgers),
-        "reconnects": sum(led.reconnects for led in ledgers),
+        "socket_reconnect_attempts": sum(led.reconnects for led in ledgers),
         "retried_503": sum(led.retried for led in ledgers),
+        "resent_after_a_dropped_connection": sum(led.dropped for led in ledgers),
         "errors": len(errors),
         "error_samples": sorted(set(errors))[:10],
     }
@@ -934,6 +970,8 @@ def run_drill(name: str, args: Any, fault: Any) -> int:
             "turn_seconds": args.turn_seconds,
             "clients": summary(ledgers, args.seconds),
             "check": check,
+            # Exits nobody asked for, each followed by a restart (as systemd would).
+            "unplanned_exits": dict(stack.restarts),
             "wall_seconds": round(time.time() - began, 1),
             "load_average": os.getloadavg()[0],
             "workdir": str(workdir),

@@ -471,6 +471,7 @@ def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, poo
             assert _on_screen_and_uncovered(page, "#hand [data-card]")
         shoot(page, "crowded-scrolled")
         no_sideways_scroll(page)
+        _accessible(page)  # the table's own scroll box is reachable by keyboard, too
         page.click("#stock")
         page.wait_for_selector("#hand .last-drawn")
         assert _on_screen_and_uncovered(page, "#hand .last-drawn")
@@ -486,6 +487,14 @@ def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, poo
             page.click("#hand-fold")
             assert page.locator("#hand [data-card]").count() == 12
             assert _on_screen_and_uncovered(page, "#hand .last-drawn")
+            # H (go to my hand) unfolds a folded hand and puts the focus on a card.
+            page.click("#hand-fold")
+            page.keyboard.press("h")
+            wait_for_js(
+                page,
+                "document.activeElement && document.activeElement.matches('#hand [data-card]')",
+            )
+            assert page.get_attribute("#hand-fold", "aria-expanded") == "true"
     finally:
         page.context.close()
 

@@ -189,8 +189,15 @@ function Game({ since: since0 }) {
       if (event.key === "?") { event.preventDefault(); setHelp((x) => !x); }
       else if (event.key === "Escape") { setHelp(false); setRoundPanel(null); }
       else if (k === "h") {
-        const card = document.querySelector("#hand [data-card][tabindex='0']") || document.querySelector("#hand [data-card]");
+        const find = () => document.querySelector("#hand [data-card][tabindex='0']") || document.querySelector("#hand [data-card]");
+        const card = find();
         if (card) { event.preventDefault(); card.focus(); }
+        else if (document.getElementById("hand-fold")) {
+          // A folded hand unfolds first (its cards are drawn on the next render).
+          event.preventDefault();
+          setFolded(false);
+          setTimeout(() => { const c = find(); if (c) c.focus(); }, 0);
+        }
       }
       else if (k === "d") click("#actions [data-action='draw'][data-source='stock']");
       else if (k === "t") click("#actions [data-action='draw'][data-source='discard']");
@@ -227,7 +234,7 @@ function Game({ since: since0 }) {
       }} />
     <${Since} s=${s} since=${since} onClose=${() => setSince(null)} />
     ${view.game_over && html`<${GamePanel} s=${s} />`}
-    <div class="board" id="board" tabindex="-1">
+    <div class="board" id="board">
       <div class="board-top">
         <${Seats} s=${s} />
         <div class="centre">

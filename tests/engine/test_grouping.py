@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from games.engine import apply, hand_melds
+import pytest
+
+from games.engine import apply, choose_action, hand_melds, new_game, seats_to_act
 from games.engine.table import classify
 
 from .helpers import make_state
@@ -69,3 +71,23 @@ def test_rook_round_7_groups_for_the_contract_the_hand_is_nearer():
         hands={0: "5R 5G 5K 8R 8G 8Y 11R 11G 11K 1R 2G 3K"},
     )
     assert [k for k, _ in _groups(st)] == ["book", "book", "book"]
+
+
+@pytest.mark.parametrize("ruleset", ["bga", "petras", "classic", "rook"])
+def test_through_bot_games_every_group_is_a_meld_of_the_seat_s_own_cards(ruleset):
+    st = new_game(4, f"grouping-{ruleset}", ruleset)
+    for _ in range(120):
+        if st["game_over"]:
+            break
+        for seat in range(4):
+            seen: list[str] = []
+            for g in hand_melds(st, seat):
+                found = classify(g["cards"])
+                assert found is not None and found[0] == g["kind"]
+                seen += g["cards"]
+            assert len(seen) == len(set(seen)) and set(seen) <= set(st["hands"][seat])
+        acting = seats_to_act(st)
+        if acting:
+            st, _ = apply(st, acting[0], choose_action(st, acting[0]))
+        else:
+            st, _ = apply(st, None, {"type": "close_window"})

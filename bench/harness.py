@@ -504,6 +504,7 @@ class Ledger:
     statuses: dict[int, int] = field(default_factory=dict)
     fanout: list[float] = field(default_factory=list)  # commit -> this socket's frame, seconds
     frames: int = 0
+    seen: dict[int, float] = field(default_factory=dict)  # version -> when its frame came
     reconnects: int = 0
     errors: list[str] = field(default_factory=list)
     retried: int = 0  # requests sent again after a 503 (once each at most)
@@ -533,7 +534,6 @@ class Player:
         self.version = -1
         self.changed = asyncio.Event()
         self.http = HttpConnection(port)
-        self.seen_versions: dict[int, float] = {}
         self.connected = asyncio.Event()
 
     def take(self, table: dict[str, Any], view: dict[str, Any]) -> None:
@@ -570,9 +570,9 @@ class Player:
                         if frame.get("type") != "table":
                             continue
                         self.ledger.frames += 1
+                        self.ledger.seen[frame["version"]] = received
                         if "committed_at" in frame:
                             self.ledger.fanout.append(received - frame["committed_at"])
-                            self.seen_versions[frame["version"]] = received
                         self.take(frame["table"], frame["view"])
             except (TimeoutError, OSError, Exception) as exc:  # reconnect on any drop
                 if time.time() >= self.stop_at:

@@ -1,0 +1,236 @@
+"""Load: bot clients play many tables at a human pace through the production stack.
+
+    .venv/bin/python bench/load.py [--tables 200] [--seats 4] [--seconds 60]
+        [--daphne-processes 1] [--workers 1] [--client-processes 1]
+        [--think 1.0 4.0] [--window-seconds 10] [--port 8250]
+        [--database-url postgres://postgres@127.0.0.1:5432/mayi_robust]
+        [--redis-url redis://127.0.0.1:6379/2 | --own-redis 8269]
+
+The README's production mode on this machine: PostgreSQL, Redis (cache, channel layer,
+Celery broker), ``--daphne-processes`` daphne processes on ports ``--port``, ``--port + 1``...
+(DEBUG off), ``--workers`` Celery timer workers and ONE beat. The database is the run's own,
+dropped and made afresh. ``--tables`` started tables of ``--seats`` people each (bga, every
+seat its own user, token and session); every seat is one client (bench/harness.py Player): a
+websocket for its frames and keep-alive HTTP for its moves, deciding from its own view after a
+think time drawn from ``--think`` seconds, answering "May I?" windows too. Seat s of table i
+talks to daphne process (i + s) mod N, so with N > 1 every table's seats are split across
+processes: each move must reach the seats on the other process through Redis.
+
+It prints one JSON object: actions/s, action latency (POST to answer) p50/p90/p99/max,
+fan-out latency (the move's commit, ``committed_at``, to each seat's frame), HTTP statuses,
+errors, ``seats_not_notified`` (a seat that never got a frame at or past a version committed
+at its table more than 2 s before the end: must be 0), peak memory (VmHWM) and CPU seconds
+per process, the load average, and the end-of-run check of bench/harness.py (no move lost
+or applied twice, every deadline fired once, every table replays from its seed).
+
+The machine is shared: keep runs small while developing (--tables 20 --seconds 20); the
+figures in docs/PERFORMANCE.md say which were taken on a loaded machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.fanout import cpu_seconds  # noqa: E402
+from bench.harness import (  # noqa: E402
+    DATABASE_URL,
+    REDIS_URL,
+    Ledger,
+    OwnRedis,
+    SeatCredentials,
+    Stack,
+    check_run,
+    log,
+    make_tables,
+    play_all,
+    prepare_database,
+    release_connections,
+    summary,
+    workdir_for,
+)
+
+
+def client_process(
+    tables: list[list[SeatCredentials]],
+    ports: list[int],
+    seconds: float,
+    think: tuple[float, float],
+    window_answers: bool,
+    seed: int,
+    out: Any,
+) -> None:
+    ledgers = asyncio.run(
+        play_all(
+            tables,
+            ports,
+            seconds=seconds,
+            think=think,
+            answer_windows=window_answers,
+            seed=seed,
+        )
+    )
+    seen = [sorted(led.seen.items()) for led in ledgers]
+    out.put((ledgers, seen, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def notified(
+    tables: list[list[SeatCredentials]], seen: list[list[tuple[int, float]]], stop_at: float
+) -> int:
+    """Seats that never got a frame at or past a version their table committed (more than 2 s
+    before the end of play): every seat must hear of every move, whichever process served it."""
+    from games.models import Move
+
+    missing = 0
+    for table, seats_seen in zip(tables, _by_table(tables, seen), strict=True):
+        table_id = table[0].table_id
+        versions = Move.objects.filter(table_id=table_id).values_list("version", "created")
+        due = [v for v, created in versions if created.timestamp() < stop_at - 2]
+        if not due:
+            continue
+        last = max(due)
+        for got in seats_seen:
+            if not got or max(v for v, _ in got) < last:
+                missing += 1
+    return missing
+
+
+def _by_table(
+    tables: list[list[SeatCredentials]], seen: list[list[tuple[int, float]]]
+) -> list[list[list[tuple[int, float]]]]:
+    out, k = [], 0
+    for table in tables:
+        out.append(seen[k : k + len(table)])
+        k += len(table)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=60.0, help="of play, after connecting")
+    parser.add_argument("--daphne-processes", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="Celery timer workers")
+    parser.add_argument(
+        "--client-processes", type=int, default=1, help="processes the clients are split over"
+    )
+    parser.add_argument("--think", type=float, nargs=2, default=[1.0, 4.0], metavar=("MIN", "MAX"))
+    parser.add_argument("--window-seconds", type=int, default=10)
+    parser.add_argument("--turn-seconds", type=int, default=3600)
+    parser.add_argument("--port", type=int, default=8250, help="first daphne port")
+    parser.add_argument("--database-url", default=DATABASE_URL, help="dropped and made afresh")
+    parser.add_argument("--redis-url", default=REDIS_URL)
+    parser.add_argument(
+        "--own-redis", type=int, metavar="PORT", help="start a redis-server of its own on PORT"
+    )
+    args = parser.parse_args()
+
+    workdir = workdir_for("load")
+    redis = OwnRedis(args.own_redis, workdir) if args.own_redis else None
+    if redis is not None:
+        redis.start()
+    redis_url = redis.url if redis is not None else args.redis_url
+    stack: Stack | None = None
+    began = time.time()
+    try:
+        prepare_database(args.database_url)
+        log(f"making {args.tables} tables of {args.seats} (logs in {workdir})")
+        tables = make_tables(
+            args.tables,
+            args.seats,
+            window_seconds=args.window_seconds,
+            turn_seconds=args.turn_seconds,
+            tag="load",
+        )
+        release_connections()
+        ports = [args.port + i for i in range(args.daphne_processes)]
+        stack = Stack(
+            workdir=workdir,
+            database_url=args.database_url,
+            redis_url=redis_url,
+            daphne_ports=ports,
+            workers=args.workers,
+        )
+        stack.start_all()
+        pids = stack.pids()
+        cpu_before = {name: cpu_seconds(p) for name, p in pids.items()}
+        log(f"{args.tables * args.seats} clients over {args.client_processes} process(es)")
+        # Connecting takes a while with hundreds of sockets: it is counted outside the figure.
+        connect_allowance = 5 + args.tables * args.seats / 100
+        results: multiprocessing.Queue = multiprocessing.Queue()
+        parts = [tables[k :: args.client_processes] for k in range(args.client_processes)]
+        procs = [
+            multiprocessing.Process(
+                target=client_process,
+                args=(
+                    part,
+                    ports,
+                    args.seconds + connect_allowance,
+                    tuple(args.think),
+                    True,
+                    k + 1,
+                    results,
+                ),
+            )
+            for k, part in enumerate(parts)
+        ]
+        for proc in procs:
+            proc.start()
+        stop_at = time.time() + args.seconds + connect_allowance
+        collected = [results.get(timeout=args.seconds + connect_allowance + 120) for _ in procs]
+        for proc in procs:
+            proc.join(30)
+        memory = stack.peak_memory_mb()
+        cpu = {
+            name: round(cpu_seconds(p) - cpu_before.get(name, 0.0), 1)
+            for name, p in stack.pids().items()
+        }
+        ledgers: list[Ledger] = [led for part in collected for led in part[0]]
+        seen = [s for part in collected for s in part[1]]
+        ordered_tables = [t for part in parts for t in part]
+        report: dict[str, Any] = {
+            "tables": args.tables,
+            "seats": args.seats,
+            "clients": args.tables * args.seats,
+            "seconds": args.seconds,
+            "daphne_processes": args.daphne_processes,
+            "workers": args.workers,
+            "client_processes": args.client_processes,
+            "think_seconds": args.think,
+            "machine": {"nproc": os.cpu_count(), "python": sys.version.split()[0]},
+            **summary(ledgers, args.seconds + connect_allowance),
+        }
+        report["seats_not_notified"] = notified(ordered_tables, seen, stop_at)
+        report["peak_memory_mb"] = {
+            **memory,
+            "clients": [round(part[2], 1) for part in collected],
+        }
+        report["cpu_seconds"] = cpu
+        report["load_average"] = os.getloadavg()
+        report["unplanned_exits"] = dict(stack.restarts)
+        report["check"] = check_run(ordered_tables, ledgers, settle=3.0)
+        report["wall_seconds"] = round(time.time() - began, 1)
+        report["workdir"] = str(workdir)
+        print(json.dumps(report, indent=2))
+    finally:
+        if stack is not None:
+            stack.stop_all()
+        if redis is not None:
+            redis.stop()
+
+
+if __name__ == "__main__":
+    main()

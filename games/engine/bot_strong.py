@@ -1,0 +1,258 @@
+"""The ``strong`` bot: it plans from its seat's knowledge (``bot_plan.knowledge``).
+
+- It measures a hand by :func:`bot_eval.analyse`: the fewest cards it still needs for this
+  round's contract (books and runs, wilds where they may go) and the live copies of the cards
+  that would bring it nearer (those it has not seen on the table, in the pile or taken by
+  another seat).
+- It discards the card whose loss keeps the hand nearest its contract with the most live outs;
+  among equals it sheds the dearest, keeps cards that would lengthen its melds at the
+  lay-down, and does not feed the seats that collect that number or letter.
+- It takes the discard or buys it only when the card brings the contract nearer (buying
+  less once the hand is big, and not at all when the round may soon end).
+- Once down it lays off its dearest cards first, then discards the dearest card nobody's
+  meld will take, keeping those one place from a run's end.
+- When someone is close to going out, or the stock may run out for good, the hand's penalty
+  weighs more than its plans.
+"""
+
+from __future__ import annotations
+
+from . import bots_baseline as baseline
+from .bot_eval import Analysis, analyse, expand_outs, hand_key, mayi_chances
+from .bot_plan import Knowledge, knowledge, penalty_of
+from .cards import WILD_RANK, is_wild_card, parse_card
+from .legal import can_answer, contract_melds, lay_off_options, mayi_candidates
+from .state import State, ruleset_of
+from .table import layoff_ends
+from .turns import swapped_in_hand
+
+
+def strong_action(state: State, seat: int) -> dict | None:
+    if seat != state["active"] and can_answer(state, seat):
+        card = state["window"]["card"] if state["window"] else state["discard"][-1]
+        return {"type": "may_i" if _buys(state, seat, card) else "no_thanks"}
+    if seat != state["active"] or state["phase"] not in ("draw", "play"):
+        return None
+    rules = ruleset_of(state)
+    hand = state["hands"][seat]
+    if rules.mayi_melds:
+        found = mayi_candidates(hand, first_only=True)
+        if found:
+            return {"type": "mayi_meld", "cards": found[0]}
+    if state["phase"] == "draw":
+        top = state["discard"][-1] if state["discard"] else None
+        if top is not None and _takes(state, seat, top):
+            return {"type": "draw", "source": "discard"}
+        return {"type": "draw", "source": "stock"}
+    if swapped_in_hand(state, seat):
+        return baseline.choose_action(state, seat, "heuristic")
+    if not state["down"][seat]:
+        if baseline._might_lay_down(state, seat):
+            melds = contract_melds(state, seat)
+            if melds is not None:
+                return {"type": "lay_down", "melds": melds}
+    elif rules.lay_off_on_lay_down_turn or not state["laid_down_this_turn"]:
+        options = lay_off_options(state, seat)
+        if options:
+            # The dearest card first (if the round ends mid-way, it is not counted).
+            return max(options, key=lambda o: (penalty_of(rules, o["card"]), o["card"]))
+        swap = baseline._easy_swap(state, seat)
+        if swap is not None:
+            return swap
+    if state["round"] in rules.no_final_discard_rounds and len(hand) == 1:
+        return {"type": "pass"}
+    return {"type": "discard", "card": _discard(state, seat)}
+
+
+# -- measuring a hand --------------------------------------------------------------------------
+def _contracts(state: State) -> list[tuple[int, int]]:
+    rules = ruleset_of(state)
+    return [(c.books, c.runs) for c in rules.contract_choices(state["round"], state["options"])]
+
+
+def _analysis(know: Knowledge, hand: list[str], contracts: list[tuple[int, int]]) -> Analysis:
+    naturals, wilds = hand_key(hand)
+    cs = know.rules.cards
+    found = [analyse(naturals, wilds, b, r, cs.ranks, cs.ace_high) for b, r in contracts]
+    return min(found, key=lambda a: (a.dist, -len(a.outs)))
+
+
+def _wilds_in_game(know: Knowledge) -> int:
+    cs = know.rules.cards
+    return know.copies * len(cs.wild_faces) + sum(min(n, know.copies) for _, n in cs.extra_wilds)
+
+
+def _extends(a: Analysis, card: str) -> bool:
+    """Would ``card`` lengthen a meld of the plan (a fourth of a book, a run's next card)?"""
+    rank, suit = parse_card(card)
+    if rank in a.books:
+        return True
+    return any(s == suit and rank in (lo - 1, lo + 4) for s, lo in a.runs)
+
+
+def urgency(state: State, seat: int) -> float:
+    """0..1: how soon the round may end with this hand counted. Another seat down with one,
+    two or three cards may go out at its next turn; a stock that cannot be rebuilt again ends
+    the round when it runs out (the stock's size and its rebuilds are public)."""
+    level = 0.0
+    for s in range(state["players"]):
+        if s != seat and state["down"][s]:
+            left = len(state["hands"][s])
+            level = max(level, 1.0 if left <= 1 else 0.8 if left == 2 else 0.5 if left == 3 else 0)
+    if state.get("finisher") is not None:
+        return 1.0  # rook's last turns: this is the last one
+    cap = ruleset_of(state).reshuffles_per_round
+    if cap is not None and state["reshuffles"] >= cap:
+        turns = len(state["stock"]) / state["players"]
+        level = max(level, 1.0 if turns <= 1 else 0.6 if turns <= 3 else 0.3 if turns <= 6 else 0)
+    return level
+
+
+def feeds(state: State, know: Knowledge, card: str) -> float:
+    """How much discarding ``card`` would help the others: a down seat lays it off, a seat
+    that took cards of its number or letter from the pile is building with them. The next
+    seat can simply draw it; the others would have to buy it."""
+    rank, suit = parse_card(card)
+    if rank == WILD_RANK:
+        return 100.0
+    n = state["players"]
+    cost = 0.0
+    if any(know.down[s] for s in range(n) if s != know.seat) and any(
+        layoff_ends(m, card) for m in state["melds"]
+    ):
+        cost += 30.0
+    for k in range(1, n):
+        s = (know.seat + k) % n
+        if know.down[s]:
+            continue
+        weight = 1.0 if k == 1 else 0.5
+        for r, su in know.holds[s]:
+            if r == rank:
+                cost += 12.0 * weight
+            elif su == suit and abs(r - rank) <= 2:
+                cost += 8.0 * weight
+    return cost
+
+
+# -- weighing a hand ---------------------------------------------------------------------------
+class _Weigh:
+    """Weighs hands of one seat at one moment: how near its contract, how many live outs, how
+    near a MAYI meld (bga), and what its cards would cost if the round ended now."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.know = knowledge(state, seat)
+        self.rules = self.know.rules
+        self.contracts = _contracts(state)
+        self.level = urgency(state, seat)
+        self.w_pen = 0.3 + 3.0 * self.level
+        self.mayi = self.rules.mayi_melds
+        self._wild_live = max(0, _wilds_in_game(self.know) - self.know.seen[(WILD_RANK, "?")])
+
+    def live(self, cells) -> float:
+        know = self.know
+        total = 0.0
+        for cell in cells:
+            if cell[0] == WILD_RANK:
+                total += 2.0 * self._wild_live
+            else:
+                total += max(0, know.copies - know.seen[cell])
+        return total
+
+    def analysis(self, hand: list[str]) -> Analysis:
+        return _analysis(self.know, hand, self.contracts)
+
+    def value(self, hand: list[str]) -> float:
+        a = self.analysis(hand)
+        w_dist = 25.0 if a.dist <= 1 else 25.0 * (1 - 0.8 * self.level)
+        v = -w_dist * a.dist + 0.6 * min(self.live(expand_outs(a.outs, self.rules.cards.suits)), 30)
+        v -= self.w_pen * sum(penalty_of(self.rules, c) for c in hand)
+        if self.mayi:
+            cs = self.rules.cards
+            missing, outs = mayi_chances(hand_key(hand)[0], cs.suits, cs.ranks)
+            if missing == 0:
+                v += 40.0  # melded at once: -10 on the score
+            elif missing == 1:
+                v += 12.0 + 1.0 * min(self.live(outs), 10)
+            elif missing == 2:
+                v += 3.0 + 0.3 * min(self.live(outs), 10)
+        return v
+
+    def discard_score(self, hand: list[str], card: str) -> float:
+        rest = list(hand)
+        rest.remove(card)
+        score = self.value(rest) - 0.5 * feeds(self.state, self.know, card)
+        if _extends(self.analysis(rest), card):
+            score -= 4.0
+        return score
+
+    def best_discard(self, hand: list[str], keep: str | None = None) -> tuple[float, str]:
+        best: tuple[float, str] | None = None
+        done: set[tuple[int, str]] = set()
+        for c in dict.fromkeys(hand):
+            face = parse_card(c)
+            if c == keep or face[0] == WILD_RANK or face in done:
+                continue
+            done.add(face)  # a second copy of a face weighs the same
+            key = (self.discard_score(hand, c), c)
+            if best is None or key > best:
+                best = key
+        if best is None:  # nothing but wilds
+            c = max(c for c in hand if c != keep) if len(hand) > 1 else hand[0]
+            return (self.discard_score(hand, c), c)
+        return best
+
+
+# -- drawing and buying ------------------------------------------------------------------------
+TAKE_MARGIN = 2.0
+BUY_MARGIN = 6.0
+
+
+def _takes(state: State, seat: int, card: str) -> bool:
+    if parse_card(card)[0] == WILD_RANK:
+        return True
+    if state["down"][seat]:
+        return any(layoff_ends(m, card) for m in state["melds"])
+    w = _Weigh(state, seat)
+    hand = w.know.hand
+    after, _ = w.best_discard([*hand, card], keep=card)
+    return after > w.value(hand) + TAKE_MARGIN
+
+
+def _buys(state: State, seat: int, card: str) -> bool:
+    if state["down"][seat] or urgency(state, seat) >= 0.3:
+        return False
+    rules = ruleset_of(state)
+    hand = state["hands"][seat]
+    extra = len(hand) - rules.deal_size(state["round"])
+    if extra > (4 if rules.max_buys_per_round is not None else 2):
+        return False
+    if parse_card(card)[0] == WILD_RANK:
+        return True
+    w = _Weigh(state, seat)
+    # The unknown penalty card costs its likely penalty; the hand grows by two.
+    gain = w.value([*hand, card]) - w.value(hand) - w.w_pen * 7.0
+    return gain > BUY_MARGIN
+
+
+# -- discarding --------------------------------------------------------------------------------
+def _discard(state: State, seat: int) -> str:
+    hand = state["hands"][seat]
+    if state["down"][seat]:
+        know = knowledge(state, seat)
+        candidates = [c for c in dict.fromkeys(hand) if not is_wild_card(c)] or list(hand)
+        return max(candidates, key=lambda c: (_down_discard_value(state, know, c), c))
+    return _Weigh(state, seat).best_discard(hand)[1]
+
+
+def _down_discard_value(state: State, know: Knowledge, card: str) -> float:
+    """Once down a card only helps by being laid off later: keep those one number from a
+    run's end (or two, with a gap that the stock may fill), shed the dearest of the rest."""
+    rank, suit = parse_card(card)
+    hope = 0.0
+    for m in state["melds"]:
+        if m["kind"] == "run" and m["suit"] == suit:
+            lo, hi = m["start"], m["start"] + len(m["cards"]) - 1
+            if rank in (lo - 2, hi + 2):
+                hope += 1.0
+    return 2.0 * penalty_of(know.rules, card) - 6.0 * hope - 0.5 * feeds(state, know, card)

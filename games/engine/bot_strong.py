@@ -146,6 +146,9 @@ class _Weigh:
         self.contracts = _contracts(state)
         self.level = urgency(state, seat)
         self.w_pen = 0.3 + 3.0 * self.level
+        # With the round about to end, the hand's cost counts more than its plans (the same
+        # weight for every hand weighed now: the nearer hand must stay the better one).
+        self.w_dist = 25.0 * (1 - 0.6 * self.level)
         self.mayi = self.rules.mayi_melds
         self._wild_live = max(0, _wilds_in_game(self.know) - self.know.seen[(WILD_RANK, "?")])
 
@@ -164,8 +167,10 @@ class _Weigh:
 
     def value(self, hand: list[str]) -> float:
         a = self.analysis(hand)
-        w_dist = 25.0 if a.dist <= 1 else 25.0 * (1 - 0.8 * self.level)
-        v = -w_dist * a.dist + 0.6 * min(self.live(expand_outs(a.outs, self.rules.cards.suits)), 30)
+        live = self.live(expand_outs(a.outs, self.rules.cards.suits))
+        # Each live out counts, the first ones most (a book's number has eight copies in
+        # the standard and rook packs: a cap would let the bot break its pairs).
+        v = -self.w_dist * a.dist + OUT_W * min(live, 20) + OUT_W2 * max(0.0, live - 20)
         v -= self.w_pen * sum(penalty_of(self.rules, c) for c in hand)
         if self.mayi:
             cs = self.rules.cards
@@ -204,8 +209,11 @@ class _Weigh:
 
 
 # -- drawing and buying ------------------------------------------------------------------------
-TAKE_MARGIN = 2.0
-BUY_MARGIN = 6.0
+# Tuned with bench/bots.py against three baseline bots.
+TAKE_MARGIN = 2.0  # what a known card must add over the stock's unknown one
+BUY_MARGIN = 6.0  # what a purchase must add, its penalty card counted
+OUT_W, OUT_W2 = 0.6, 0.3  # a live out's worth: the first twenty, and the rest
+EXTRA_CAP = 2  # no cap on buys: the most extra cards a buyer holds
 
 
 def _takes(state: State, seat: int, card: str) -> bool:
@@ -225,7 +233,7 @@ def _buys(state: State, seat: int, card: str) -> bool:
     rules = ruleset_of(state)
     hand = state["hands"][seat]
     extra = len(hand) - rules.deal_size(state["round"])
-    if extra > (4 if rules.max_buys_per_round is not None else 2):
+    if extra > (4 if rules.max_buys_per_round is not None else EXTRA_CAP):
         return False
     if parse_card(card)[0] == WILD_RANK:
         return True

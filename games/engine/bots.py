@@ -6,11 +6,11 @@ deterministic given the state (its randomness is seeded from the seed, the seat 
 count), so replays stay exact, and every level decides from what its seat may know: its own
 hand, the table, the discard pile and the public history of pick-ups (``bot_plan.knowledge``).
 
-- ``strong`` plans: it values each card by how far the hand would be from this round's contract
-  without it (books and runs, wilds filling what they may), counts the live copies of what it
-  still needs, watches what the others took from the pile and will not feed them, buys only
-  when the card brings it closer and the extra cards are worth it, and, when someone is close
-  to going out, sheds its most expensive cards first.
+- ``strong`` plans (``bot_strong``): it measures a hand by the cards it still needs for this
+  round's contract and the live copies of those that would bring it nearer (``bot_eval``),
+  values MAYI meld chances, takes and buys only when the card adds more than it costs, does
+  not feed the seats that collect a card's number or letter, and sheds its dearest cards when
+  someone is close to going out.
 - ``normal`` is the heuristic that was the site's only bot (``bots_baseline``).
 - ``easy`` is that heuristic with no buying, and one turn in three a careless discard.
 - ``baseline`` (alias ``heuristic``) and ``random`` are ``bots_baseline`` unchanged: the

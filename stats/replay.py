@@ -17,7 +17,7 @@ from games import services
 from games.engine import IllegalMove
 from games.engine.cards import face_data
 from games.engine.records import initial_state, replay
-from games.engine.verify import Verification, verify_game
+from games.engine.verify import Verification, verify_replayed
 from games.models import Move, Seat, Table
 
 
@@ -99,9 +99,9 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
     state = start
     steps: list[Step] = []
     rounds: list[dict[str, Any]] = [{"round": start["round"], "first": 0}]
-    for n, (m, (after, events)) in enumerate(
-        zip(moves, replay(start, [(m.seat, m.action) for m in moves]), strict=True), start=1
-    ):
+    # Replayed once, for the steps here and for the verification below.
+    replayed = list(replay(start, [(m.seat, m.action) for m in moves]))
+    for n, (m, (after, events)) in enumerate(zip(moves, replayed, strict=True), start=1):
         # A move belongs to the round it was made in (the one that ends a round, to that one).
         steps.append(
             Step(n, state["round"], m.seat, m.by_bot, describe(events, names, seat=m.seat))
@@ -113,9 +113,7 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
             rounds[-1]["last"] = n
             rounds.append({"round": state["round"], "first": n})
     rounds[-1]["last"] = len(moves)
-    verification = verify_game(
-        table.state or {}, [(m.seat, m.action) for m in moves], table.seed_sha256 or None
-    )
+    verification = verify_replayed(table.state or {}, replayed, table.seed_sha256 or None)
     current_round = shown["round"]
     idx = next(i for i, r in enumerate(rounds) if r["round"] == current_round)
     nav = {

@@ -70,6 +70,14 @@ def verify_game(
     >>> verify_game(st, [], seed_commitment("another")).commitment_ok
     False
     """
+    return verify_replayed(final, replay(initial_state(final), actions), published)
+
+
+def verify_replayed(
+    final: State, steps: Iterable[tuple[State, list[dict]]], published: str | None = None
+) -> Verification:
+    """As :func:`verify_game`, from the game already replayed from its seed (``steps``: what
+    :func:`records.replay` yields), for a caller that walks the replay itself."""
     seed = final["seed"]
     commitment = seed_commitment(seed)
     out = Verification(
@@ -81,7 +89,7 @@ def verify_game(
     start = state = initial_state(final)
     out.deals.append({"round": start["round"], "fingerprint": deal_fingerprint(start)})
     try:
-        for state, events in replay(start, actions):
+        for state, events in steps:
             if any(e.get("type") == "round_started" for e in events):
                 out.deals.append({"round": state["round"], "fingerprint": deal_fingerprint(state)})
     except IllegalMove as exc:

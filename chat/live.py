@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -18,9 +19,12 @@ logger = logging.getLogger("chat.live")
 
 def on_commit_chat(table_id: int, message_id: int) -> None:
     """After the caller's transaction commits, tell the table's sockets about the message."""
+    # ``sent`` tells a later push of the same message (it was hidden) from this one: the
+    # sockets of one push share one read of it.
     transaction.on_commit(
         lambda: group_send(
-            broadcast.group_name(table_id), {"type": "chat.message", "id": message_id}
+            broadcast.group_name(table_id),
+            {"type": "chat.message", "id": message_id, "sent": time.time_ns()},
         )
     )
 

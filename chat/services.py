@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -187,29 +188,59 @@ def chat_json(message: ChatMessage, user: User | AnonymousUser) -> dict[str, Any
     }
 
 
-def chat_frame(message_id: int, user: User) -> dict[str, Any] | None:
-    """The socket frame of a new (or newly hidden) message for ``user``, or None when they
-    may not see it: a spectators' message never reaches a player."""
-    message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
-    if message is None:
-        return None
+@dataclass(frozen=True)
+class ChatRead:
+    """A new (or newly hidden) message with its table as read once for all of the table's
+    sockets in a process; each socket then decides for its own user."""
+
+    message: ChatMessage
+    table: Table
+    seats: list[Seat]
+
+
+def chat_read(message_id: int) -> ChatRead | None:
+    """The message and its table, or None when either is gone (or cannot be read now)."""
     try:
+        message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
+        if message is None:
+            return None
         table, seats = games.table_read(table_id=message.table_id)
-        audiences = chat_audiences(table, seats, user)
     except games.ServiceError:
         return None
-    if message.audience not in audiences:
+    except DatabaseError:
+        # A chat push that could not be read costs the sockets this message only (the page
+        # reads the chat again when it comes back); it must not close the table's sockets.
+        logger.warning("could not read chat message %s for the sockets", message_id, exc_info=True)
         return None
-    return {"type": "chat", "message": chat_json(message, user)}
+    return ChatRead(message, table, seats)
 
 
-def chat_frame_for_session(message_id: int, session_key: str | None) -> dict[str, Any] | None:
-    """:func:`chat_frame` for a socket's session (None once it is signed out)."""
+def chat_frame_of(read: ChatRead | None, user: User) -> dict[str, Any] | None:
+    """The socket frame of the message read for ``user``, or None when they may not see it:
+    a spectators' message never reaches a player."""
+    if read is None:
+        return None
+    try:
+        audiences = chat_audiences(read.table, read.seats, user)
+    except games.ServiceError:
+        return None
+    if read.message.audience not in audiences:
+        return None
+    return {"type": "chat", "message": chat_json(read.message, user)}
+
+
+def chat_frame(message_id: int, user: User) -> dict[str, Any] | None:
+    """:func:`chat_frame_of` a message read now."""
+    return chat_frame_of(chat_read(message_id), user)
+
+
+def chat_frame_for_session(read: ChatRead | None, session_key: str | None) -> dict[str, Any] | None:
+    """:func:`chat_frame_of` for a socket's session (None once it is signed out)."""
+    if read is None:
+        return None
     try:
         user = session_user(session_key)
-        return chat_frame(message_id, user) if user is not None else None
     except DatabaseError:
-        # A chat push that could not be read costs that socket this message only (the page
-        # reads the chat again when it comes back); it must not close the table's socket.
-        logger.warning("could not read chat message %s for a socket", message_id, exc_info=True)
+        logger.warning("could not read a socket's session for a chat push", exc_info=True)
         return None
+    return chat_frame_of(read, user) if user is not None else None

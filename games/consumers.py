@@ -27,6 +27,7 @@ _read = database_sync_to_async(live.table_read, thread_sensitive=False)
 _frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
 _changed_frame = database_sync_to_async(live.changed_frame, thread_sensitive=False)
 _touch = database_sync_to_async(live.touch, thread_sensitive=False)
+_chat_read = database_sync_to_async(chat.chat_read, thread_sensitive=False)
 _chat_frame = database_sync_to_async(chat.chat_frame_for_session, thread_sensitive=False)
 _moves = database_sync_to_async(live.moves_since, thread_sensitive=False)
 _closed = database_sync_to_async(live.socket_closed, thread_sensitive=False)
@@ -39,6 +40,8 @@ _SHARED_READS_MAX = 4096
 # The same for the log's moves: {(table_id, table version read, socket's version): future}.
 # A table's sockets had the same version before a change (the last frame), so one read.
 _shared_moves: dict[tuple[int, int, int], asyncio.Future] = {}
+# And for a chat message pushed to a table's sockets: {(message id, push): future of its read}.
+_shared_chat: dict[tuple[int, int], asyncio.Future] = {}
 
 
 def _shared(cache: dict, key: Any, make: Any) -> asyncio.Future:
@@ -56,6 +59,10 @@ def _shared(cache: dict, key: Any, make: Any) -> asyncio.Future:
 
 def shared_read(table_id: int, version: int) -> asyncio.Future:
     return _shared(_shared_reads, (table_id, version), lambda: _read(table_id))
+
+
+def shared_chat(message_id: int, sent: int) -> asyncio.Future:
+    return _shared(_shared_chat, (message_id, sent), lambda: _chat_read(message_id))
 
 
 def shared_moves(table: Any, since: int) -> asyncio.Future:
@@ -138,7 +145,8 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
         # Only the id travels; the message goes out only if this socket's user may see it.
         if self.closing:
             return
-        frame = await _chat_frame(event["id"], self._session_key())
+        read = await shared_chat(event["id"], event.get("sent", 0))
+        frame = await _chat_frame(read, self._session_key())
         if frame is not None:
             await self.send_json(frame)
 

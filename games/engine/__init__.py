@@ -27,6 +27,7 @@ from .query import (
     clock_seat,
     is_over,
     on_sale,
+    seed_of,
     window_open,
 )
 from .scoring import hand_penalty
@@ -57,6 +58,7 @@ __all__ = [
     "new_game",
     "on_sale",
     "seats_to_act",
+    "seed_of",
     "standing_answer",
     "view",
     "window_open",

@@ -22,6 +22,11 @@ ROUND_ENDED = "round_ended"  # carries the round's scores: one result row per se
 TURN_PHASES = ("draw", "play")
 
 
+def seed_of(state: State) -> str:
+    """The seed every deal of the game is drawn from (secret until the game is over)."""
+    return str(state["seed"])
+
+
 def is_over(state: State) -> bool:
     """Has the game ended (after round 7, or the table's last round)?"""
     return bool(state.get("game_over"))

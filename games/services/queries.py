@@ -121,7 +121,7 @@ def revealed_seed(table: Table) -> str | None:
     """The game's seed once nothing is left to hide: the game is over (or was aborted)."""
     if table.state is None or table.status not in (Table.Status.FINISHED, Table.Status.ABORTED):
         return None
-    return str(table.state["seed"])
+    return engine.seed_of(table.state)
 
 
 def table_view(table: Table, seats: list[Seat], user: User | AnonymousUser) -> dict | None:

@@ -227,7 +227,7 @@ def table_start(*, user: User, table_id: int, seed: str | None = None) -> Table:
         change.run_bots()
         change.commit(now=timezone.now())
         # The commitment to the seed, published while the seed stays secret (issue 12).
-        table.seed_sha256 = seed_commitment(state["seed"])
+        table.seed_sha256 = seed_commitment(engine.seed_of(state))
         Table.objects.filter(pk=table.pk).update(seed_sha256=table.seed_sha256)
     return table
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.services import chat_notice
-from games import engine
+from games.engine.records import initial_state, replay
 from games.models import Move, Table
 from games.services.locking import lock_table_with_seats
 from games.services.selectors import read_table_with_seats
@@ -129,10 +129,7 @@ def table_inspect(*, moderator: User, table_id: int, move: int | None = None) ->
 
 def _replay(table: Table, moves: list[Move]) -> dict[str, Any]:
     """The state after ``moves``, from the deal: the engine is deterministic from the seed."""
-    state = table.state or {}
-    first = engine.new_game(
-        table.seat_count, state["seed"], table.ruleset, table.options.get("engine") or None
-    )
-    for m in moves:
-        first, _ = engine.apply(first, m.seat, m.action)
-    return first
+    state = initial_state(table.state or {})
+    for after, _ in replay(state, [(m.seat, m.action) for m in moves]):
+        state = after
+    return state

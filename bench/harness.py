@@ -750,7 +750,7 @@ def check_run(
     - every "May I?" window opened was closed exactly once, and no deadline is left overdue;
       a turn clock that ran out played that turn once (one ``timeout`` per turn at most).
     """
-    from django.db import connections
+    from django.db import connections, transaction
     from django.utils import timezone
 
     from games.engine.records import initial_state, replay
@@ -768,8 +768,12 @@ def check_run(
     person_moves = 0
     windows_opened = windows_closed = timer_closes = timeouts = 0
     now = timezone.now()
-    for table in Table.objects.filter(pk__in=ids):
-        moves = list(Move.objects.filter(table=table).order_by("seq"))
+    for table_id in ids:
+        # Under the table's row lock, as every writer takes it: no move can commit between
+        # reading the table and reading its moves (the timers still run while this checks).
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(pk=table_id)
+            moves = list(Move.objects.filter(table=table).order_by("seq"))
         seats = {s.position: s for s in Seat.objects.filter(table=table)}
         rows = {(table.pk, m.version, json.dumps(m.action, sort_keys=True)) for m in moves}
         for key in acked:

@@ -47,7 +47,7 @@ def test_the_replay_rebuilds_the_stored_game_card_for_card(finished, carol):
     assert "Verified:" in html and 'id="server-commitment">matches' in html
     for hand in finished.state["hands"]:
         for card in hand:
-            assert f'title="{card}"' in html
+            assert f'data-card="{card}"' in html
     assert html.count('<li value="') >= len(moves)
     assert "<script>" not in html and "style=" not in html
     assert 'src="/static/js/replay.js"' in html
@@ -60,7 +60,7 @@ def test_a_link_to_a_move_shows_the_game_as_it_stood(finished, alice):
     html = page(alice, f"/tables/{finished.pk}/replay/?move=0").content.decode()
     assert "move 0 of" in html and "Round 1 dealt." in html
     for card in start["hands"][0]:
-        assert f'title="{card}"' in html
+        assert f'data-card="{card}"' in html
     first = Move.objects.get(table=finished, seq=1)
     html = page(alice, f"/tables/{finished.pk}/replay/?move=1").content.decode()
     assert "move 1 of" in html and 'data-prev="?move=0"' in html and 'data-next="?move=2"' in html
@@ -73,7 +73,7 @@ def test_a_game_in_play_has_no_replay(three_player_game, alice):
     response = page(alice, f"/tables/{three_player_game.pk}/replay/")
     assert response.status_code == 403
     assert b"not finished" in response.content
-    assert b'title="w' not in response.content  # no card of any hand
+    assert b'data-card="w' not in response.content  # no card of any hand
     assert page(alice, "/tables/999999/replay/").status_code == 404
 
 

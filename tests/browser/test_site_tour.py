@@ -1,0 +1,122 @@
+"""Every page as a player sees it, at a phone's and a laptop's size: the header on one line,
+nothing wider than the screen, no serious accessibility fault (axe-core) on the pages a player
+reads (statistics, leaderboard, replay among them); screenshots of each to look at go to
+tests/browser/screenshots/ (git-ignored)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games import services
+from tests.browser.pages import signed_in_page
+from tests.browser.tables import arranged_table, no_sideways_scroll, serious_violations, shoot
+from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
+from tests.site.stats_play import play_game
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_pools"),
+]
+
+SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
+
+# Round 3 at a table of four: two others are down, my turn to draw.
+MID_GAME = {
+    "round": 3,
+    "hands": {0: "3M 4M 5M 6M 9Y 9A 11M 11A 11Y 2I ?"},
+    "melds": {1: "2Y 3Y 4Y 5Y | 8M 9M 10M 11M", 2: "6A 7A 8A 9A 10A | 10I 11I 12I 13I"},
+    "discard": "6Y",
+    "active": 0,
+    "phase": "draw",
+    "hand_size": 4,
+}
+
+
+@pytest.fixture
+def pool() -> Iterator[ThreadPoolExecutor]:
+    with ThreadPoolExecutor(1) as executor:
+        yield executor
+
+
+def _tables(alice: Any, bob: Any) -> dict[str, int]:
+    try:
+        finished = play_game(alice, [bob], bots=1, seed="tour-finished")
+        mid, _ = arranged_table(alice, seats=4, **MID_GAME)
+        services.table_create(host=bob, seats=3)  # an open table to join
+        return {"finished": finished.pk, "mid": mid}
+    finally:
+        connection.close()
+
+
+def _header_is_one_line(page: Any) -> None:
+    """The site's header is one row: every link of it on the brand's line."""
+    rows = page.evaluate(
+        """() => {
+          const tops = [...document.querySelectorAll('header.top a, header.top button')]
+            .filter((el) => el.offsetParent !== null)
+            .map((el) => Math.round(el.getBoundingClientRect().top + el.offsetHeight / 2));
+          return { spread: Math.max(...tops) - Math.min(...tops),
+                   height: document.querySelector('header.top').offsetHeight };
+        }"""
+    )
+    assert rows["spread"] <= 4, f"the header's links are on several lines: {rows}"
+    assert rows["height"] <= 52, f"the header is {rows['height']}px tall"
+
+
+def _look(page: Any, url: str, name: str, *, axe: bool = False) -> None:
+    page.goto(url)
+    page.wait_for_load_state("load")
+    _header_is_one_line(page)
+    no_sideways_scroll(page)
+    if axe:
+        found = serious_violations(page)
+        assert not found, (name, found)
+    shoot(page, f"tour-{name}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_fits_the_screen_with_a_one_line_header(
+    live_server, browser, alice, bob, pool, size
+):
+    tables = pool.submit(_tables, alice, bob).result()
+    width, height = SIZES[size]
+    url = live_server.url
+
+    anon = browser.new_context(viewport={"width": width, "height": height})
+    page = anon.new_page()
+    try:
+        for name, path in {
+            "home": "/",
+            "login": "/accounts/login/",
+            "signup": "/accounts/signup/",
+            "rules": "/rules/bga/",
+        }.items():
+            _look(page, f"{url}{path}", name)
+    finally:
+        anon.close()
+
+    page = signed_in_page(browser, url, alice)
+    page.set_viewport_size({"width": width, "height": height})
+    try:
+        _look(page, f"{url}/", "lobby")
+        page.click("#advanced summary")
+        no_sideways_scroll(page)
+        shoot(page, "tour-create-form")
+        _look(page, f"{url}/accounts/profile/", "profile")
+        _look(page, f"{url}/players/alice/", "stats", axe=True)
+        _look(page, f"{url}/leaderboard/", "leaderboard", axe=True)
+        _look(page, f"{url}/tables/{tables['finished']}/replay/?move=12", "replay", axe=True)
+        _look(page, f"{url}/tables/{tables['mid']}/", "table-mid")
+        page.wait_for_selector("#hand [data-card]")
+        shoot(page, "tour-table-mid")
+        _look(page, f"{url}/tables/{tables['finished']}/", "table-over")
+        page.wait_for_selector("#game-end")
+        shoot(page, "tour-table-over")
+    finally:
+        page.context.close()

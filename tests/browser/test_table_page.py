@@ -441,6 +441,23 @@ def _on_screen_and_uncovered(page: Any, selector: str) -> bool:
     )
 
 
+def _fully_shown(page: Any, selector: str) -> bool:
+    """No box around the element clips it (an ellipsis or an overflow cut)."""
+    return page.evaluate(
+        """(sel) => {
+          const el = document.querySelector(sel);
+          const r = el.getBoundingClientRect();
+          for (let p = el.parentElement; p; p = p.parentElement) {
+            if (getComputedStyle(p).overflow === "visible") continue;
+            const b = p.getBoundingClientRect();
+            if (r.left < b.left - 0.5 || r.right > b.right + 0.5) return false;
+          }
+          return r.width > 0;
+        }""",
+        selector,
+    )
+
+
 def _meld_ids(page: Any) -> list[str]:
     return page.eval_on_selector_all("#melds [data-meld]", "els => els.map((e) => e.dataset.meld)")
 
@@ -475,6 +492,8 @@ def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, poo
         page.click("#stock")
         page.wait_for_selector("#hand .last-drawn")
         assert _on_screen_and_uncovered(page, "#hand .last-drawn")
+        # The hand's head says its penalty whole, not cut short beside the buttons.
+        assert _fully_shown(page, "#hand-penalty")
         if size == "phone":
             # The hand folds to its head row and the table takes the screen; it unfolds again.
             board = page.locator("#board").bounding_box()["height"]
@@ -484,8 +503,14 @@ def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, poo
             assert page.locator("#board").bounding_box()["height"] > board + 100
             assert page.locator("#actions [data-action='discard']").is_visible()
             shoot(page, "crowded-folded")
+            # Folded it stays, across a reload, as the hand's order does.
+            page.reload()
+            page.wait_for_selector("#hand-fold")
+            assert page.get_attribute("#hand-fold", "aria-expanded") == "false"
+            assert page.locator("#hand [data-card]").count() == 0
             page.click("#hand-fold")
             assert page.locator("#hand [data-card]").count() == 12
+            # The card I drew is still marked after the reload (from the game's log).
             assert _on_screen_and_uncovered(page, "#hand .last-drawn")
             # H (go to my hand) unfolds a folded hand and puts the focus on a card.
             page.click("#hand-fold")

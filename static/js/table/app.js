@@ -17,6 +17,9 @@ import { snapshot, play } from "./motion.js";
 import { checkSelection, layoffTargets } from "./check.js";
 
 const SEEN_KEY = `mayi:seen:${tableId}`;
+const FOLD_KEY = `mayi:fold:${tableId}`;
+// The width below which table.css shows the hand's fold button.
+const PHONE = window.matchMedia("(max-width: 640px)");
 const pref0 = loadPref(tableId);
 
 function readLocal(key, fallback) {
@@ -81,7 +84,7 @@ onApplied((before, after, source) => {
 function SortMenu({ pref, setPref }) {
   return html`<label class="sort"><span class="sort-word">Sort</span>
     <select id="sort" value=${pref.mode} aria-keyshortcuts="S" onChange=${(e) => setPref({ mode: e.currentTarget.value, order: pref.order })}>
-      <option value="manual">as I arranged</option>
+      <option value="manual">My order</option>
       ${SORTS.map(([k, t]) => html`<option key=${k} value=${k}>${t}</option>`)}
     </select></label>`;
 }
@@ -95,8 +98,18 @@ function Game({ since: since0 }) {
   const [roundPanel, setRoundPanel] = useState(null);
   const [since, setSince] = useState(since0);
   const [meter, setMeter] = useState(null);
-  // The phone's hand folds to its head row, to give the table the whole screen for a while.
-  const [folded, setFolded] = useState(false);
+  // The phone's hand folds to its head row, to give the table the whole screen for a while;
+  // kept per table across reloads, like the hand's order. Only a phone has the fold button,
+  // so a wider screen always shows the hand.
+  const [foldPref, setFoldPref] = useState(readLocal(FOLD_KEY, false));
+  const [isPhone, setIsPhone] = useState(PHONE.matches);
+  useEffect(() => {
+    const follow = () => setIsPhone(PHONE.matches);
+    PHONE.addEventListener("change", follow);
+    return () => PHONE.removeEventListener("change", follow);
+  }, []);
+  const folded = foldPref && isPhone;
+  const setFolded = (v) => { setFoldPref(v); writeLocal(FOLD_KEY, v); };
   const [, tick] = useState(0);
   const lastRoundSeen = useRef(s.view ? [s.view.round, s.view.game_over] : null);
 

@@ -45,6 +45,22 @@ function mergeLog(current, entries) {
   return Array.from(bySeq.values()).sort((a, b) => a.seq - b.seq);
 }
 
+// The cards my newest draw or buy of the round brought that are still in my hand.
+function drawnInLog(log, seat, inHand) {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const evs = log[i].events || [];
+    for (let j = evs.length - 1; j >= 0; j--) {
+      const e = evs[j];
+      if (e.type === "round_started") return [];
+      if (e.seat !== seat) continue;
+      const cards = e.type === "drew" && e.card ? [e.card] : e.type === "bought" ? [e.card, ...(e.penalty_cards || [])] : [];
+      const held = cards.filter((c) => inHand.has(c));
+      if (held.length) return held;
+    }
+  }
+  return [];
+}
+
 export function apply(payload, source) {
   const s = store.get();
   const v = payload.table.version;
@@ -70,6 +86,8 @@ export function apply(payload, source) {
   }
   const hasDeltalog = before.hasDeltalog || Array.isArray(payload.log);
   const log = mergeLog(before.log, payload.log);
+  // A page just opened (or reloaded) marks the cards of my last draw or buy of this round.
+  if (!prevHand && view && view.hand) lastDrawn = drawnInLog(log, payload.table.my_seat, inHand);
   const legacyLog = hasDeltalog || !before.view ? before.legacyLog : describeChange(before, payload).concat(before.legacyLog).slice(0, 30);
   store.set({
     meta: payload.table,

@@ -223,6 +223,9 @@ def test_play_now_plays_against_the_bot_level_i_choose(alice, api_for):
     table = Table.objects.get()
     assert response.url == f"/tables/{table.pk}/"
     assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}
+    # "My games" says how well the bots of each table play.
+    lobby = logged_in(alice).get("/").content.decode()
+    assert lobby.count('Bot <span class="level-tag">(strong)</span>') == 3
     # Without a choice: normal; a level that does not exist makes no table.
     logged_in(alice).post("/play/")
     assert {s.bot_level for s in Table.objects.latest("pk").seats.filter(is_bot=True)} == {"normal"}

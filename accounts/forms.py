@@ -23,7 +23,7 @@ class SignInForm(AuthenticationForm):
             restriction = self._restriction()
             if restriction is None:
                 raise
-            raise forms.ValidationError(restriction_words(restriction), code="restricted") from None
+            raise forms.ValidationError(restriction_words(restriction)) from None
 
     def _restriction(self) -> Restriction | None:
         if getattr(self.request, "axes_locked_out", False):

@@ -130,11 +130,14 @@ def table_view(table: Table, seats: list[Seat], user: User | AnonymousUser) -> d
         return None
     mine = seat_of(seats, user)
     view = engine.view(table.state, mine.position if mine else None)
-    if mine is not None and view["hand"] is not None and not view["game_over"]:
+    if mine is not None and view["hand"] is not None:
         # The page's "melds" sort: the engine groups this seat's own hand into the melds of
-        # the round's contract it could lay down. Added here, not in engine.view, which the
-        # simulator's invariant checks call after every action for every seat.
-        view["hand_melds"] = engine.hand_melds(table.state, mine.position)
+        # the round's contract it could lay down (none once the game is over). Added here, not
+        # in engine.view, which the simulator's invariant checks call after every action for
+        # every seat.
+        view["hand_melds"] = (
+            [] if view["game_over"] else engine.hand_melds(table.state, mine.position)
+        )
     return view
 
 

@@ -4,8 +4,9 @@ stock, or the seed.
 
 A table of one person and bots, watched by a spectator. The person plays through the HTTP API
 (the heuristic bot's choice, or now and then any of the engine's legal actions); after every
-answer the spectator reads the table, and both get the websocket frame their socket would be
-sent (``games.live.changed_frame``, the consumer's own function). Every recorded payload is then
+answer the spectator reads the table (as the page polls, with the log since its version), and
+both get the websocket frame their socket would be sent (``games.live.changed_frame``, the
+consumer's own function, with the moves since the socket's version, as the consumer reads them). Every recorded payload is then
 checked against the game at that moment, rebuilt by replaying the move log from the seed:
 "public" is every card that lay face up (discard pile, melds, the card on offer) in this round,
 so a card taken from the pile may be named; anything else in another hand or the stock may not.
@@ -138,15 +139,21 @@ def test_no_payload_of_a_whole_game_leaks_a_hidden_card_or_the_seed(
         if table.state["game_over"]:
             break
         assert 0 in engine.seats_to_act(table.state), "only bots left to act, yet not over"
+        before = table.version
         action = human_action(table.state, 0, rng)
-        answer = record(0, f"act {action['type']}", person.act(table_id, table.version, **action))
+        answer = record(0, f"act {action['type']}", person.act(table_id, before, **action))
         if "error" in answer:
             assert answer["error"]["code"] not in {"stale_version", "not_your_turn"}, answer
         if step % 2 == 0:
-            record(None, "spectator get", spectator.get(f"/api/tables/{table_id}"))
+            # As the page polls: the log since the version it has (every 50 steps, the whole
+            # recent log a first load gets).
+            since = "" if step % 50 == 0 else f"?since={before}"
+            record(None, "spectator get", spectator.get(f"/api/tables/{table_id}{since}"))
         table, seats = services.table_read(table_id=table_id)
+        # As the consumer sends them: the log's moves since the version the socket had.
+        moves = live.moves_since(table, before)
         for seat, key in sessions.items():
-            sent.append((seat, "socket frame", live.changed_frame(table, seats, key)))
+            sent.append((seat, "socket frame", live.changed_frame(table, seats, key, moves)))
         game.catch_up()
         audit_all(game, sent)
     else:

@@ -73,6 +73,9 @@ export function Hand({ s, order, meldOf, groupEnds, onReorder, onDrop }) {
     if (event.button !== 0) return;
     const el = event.currentTarget;
     drag.current = { id: el.dataset.card, el, x: event.clientX, y: event.clientY, moved: false, pointerId: event.pointerId };
+    // Captured at once: a quick flick's first move may already be off the card, and its
+    // moves must still come here (a touch is captured so by the browser anyway).
+    try { el.setPointerCapture(event.pointerId); } catch (e) { /* not a live pointer */ }
   }
   function onPointerMove(event) {
     const d = drag.current;

@@ -25,8 +25,14 @@ if (nav) {
     event.preventDefault();
     window.location.search = href.slice(1);
   });
-  const current = document.querySelector(".replay-log .current");
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+  // The move shown is brought into view inside the log's own box only: the page itself stays
+  // at its top, where the hands and the table are (each step loads the page afresh).
+  const log = document.querySelector(".replay-log");
+  const current = log && log.querySelector(".current");
+  if (current) {
+    const offset = current.getBoundingClientRect().top - log.getBoundingClientRect().top;
+    log.scrollTop += offset - (log.clientHeight - current.offsetHeight) / 2;
+  }
 }
 
 async function sha256Hex(text) {

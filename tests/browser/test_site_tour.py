@@ -69,11 +69,40 @@ def _header_is_one_line(page: Any) -> None:
     assert rows["height"] <= 52, f"the header is {rows['height']}px tall"
 
 
+def _no_word_split(page: Any, name: str) -> None:
+    """No word of a table cell, a button or a heading is split across two lines ("Statu / s")."""
+    split = page.evaluate(
+        """() => {
+          const out = [];
+          for (const el of document.querySelectorAll('main th, main td, main button, main h1, main h2, main h3, main label')) {
+            if (!el.offsetParent) continue;
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              const re = /\\S+/g;
+              let m;
+              while ((m = re.exec(n.textContent))) {
+                // A hash (in a code box) is meant to break anywhere.
+                if (m[0].length < 2 || n.parentElement.closest('code')) continue;
+                const r = document.createRange();
+                r.setStart(n, m.index);
+                r.setEnd(n, m.index + m[0].length);
+                const tops = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+                if (tops.size > 1) out.push(m[0]);
+              }
+            }
+          }
+          return out.slice(0, 10);
+        }"""
+    )
+    assert not split, f"{name}: words split across lines: {split}"
+
+
 def _look(page: Any, url: str, name: str, *, axe: bool = False) -> None:
     page.goto(url)
     page.wait_for_load_state("load")
     _header_is_one_line(page)
     no_sideways_scroll(page)
+    _no_word_split(page, name)
     if axe:
         found = serious_violations(page)
         assert not found, (name, found)
@@ -111,7 +140,17 @@ def test_every_page_fits_the_screen_with_a_one_line_header(
         _look(page, f"{url}/accounts/profile/", "profile")
         _look(page, f"{url}/players/alice/", "stats", axe=True)
         _look(page, f"{url}/leaderboard/", "leaderboard", axe=True)
-        _look(page, f"{url}/tables/{tables['finished']}/replay/?move=12", "replay", axe=True)
+        _look(page, f"{url}/tables/{tables['finished']}/replay/?move=40", "replay", axe=True)
+        # A step's page opens at its top (the hands and the table), the move shown in the
+        # log's own scrolled box.
+        assert page.evaluate("window.scrollY") == 0
+        assert page.evaluate(
+            """() => {
+              const log = document.querySelector('.replay-log').getBoundingClientRect();
+              const now = document.querySelector('.replay-log .current').getBoundingClientRect();
+              return now.top >= log.top && now.bottom <= log.bottom;
+            }"""
+        )
         _look(page, f"{url}/tables/{tables['mid']}/", "table-mid")
         page.wait_for_selector("#hand [data-card]")
         shoot(page, "tour-table-mid")

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from . import bots_baseline as baseline
+from .bot_endgame import endgame_step, last_card_rule
 from .bot_eval import Analysis, analyse, expand_outs, hand_key, mayi_chances
 from .bot_plan import Knowledge, knowledge, penalty_of
 from .cards import WILD_RANK, is_wild_card, parse_card
@@ -35,9 +36,10 @@ def strong_action(state: State, seat: int) -> dict | None:
         return None
     rules = ruleset_of(state)
     hand = state["hands"][seat]
+    key = None
     if rules.mayi_melds:
         found = mayi_candidates(hand, first_only=True)
-        if found:
+        if found and _melds_mayi_now(state, seat, found[0]):
             return {"type": "mayi_meld", "cards": found[0]}
     if state["phase"] == "draw":
         top = state["discard"][-1] if state["discard"] else None
@@ -52,16 +54,38 @@ def strong_action(state: State, seat: int) -> dict | None:
             if melds is not None:
                 return {"type": "lay_down", "melds": melds}
     elif rules.lay_off_on_lay_down_turn or not state["laid_down_this_turn"]:
-        options = lay_off_options(state, seat)
-        if options:
-            # The dearest card first (if the round ends mid-way, it is not counted).
-            return max(options, key=lambda o: (penalty_of(rules, o["card"]), o["card"]))
+        if last_card_rule(state):
+            step, key = endgame_step(state, seat)
+            if step is not None:
+                return step
+        else:
+            options = lay_off_options(state, seat)
+            if options:
+                # The dearest card first (if the round ends mid-way, it is not counted).
+                return max(options, key=lambda o: (penalty_of(rules, o["card"]), o["card"]))
         swap = baseline._easy_swap(state, seat)
         if swap is not None:
             return swap
-    if state["round"] in rules.no_final_discard_rounds and len(hand) == 1:
+    if last_card_rule(state) and len(hand) == 1:
         return {"type": "pass"}
-    return {"type": "discard", "card": _discard(state, seat)}
+    return {"type": "discard", "card": _discard(state, seat, key)}
+
+
+MAYI_POLICY = "now"
+MAYI_W = 1.0
+
+
+def _melds_mayi_now(state: State, seat: int, cards: list[str]) -> bool:
+    """Meld a MAYI now, or keep it for after the lay-down (no replacement cards then: the hand
+    is four cards nearer going out)?"""
+    if MAYI_POLICY == "now" or state["down"][seat] or urgency(state, seat) >= 0.3:
+        return True
+    if MAYI_POLICY == "hold":
+        return False
+    w = _Weigh(state, seat)
+    hand = state["hands"][seat]
+    rest = [c for c in hand if c not in cards]
+    return w.analysis(rest).dist <= w.analysis(hand).dist
 
 
 # -- measuring a hand --------------------------------------------------------------------------
@@ -101,11 +125,22 @@ def urgency(state: State, seat: int) -> float:
             level = max(level, 1.0 if left <= 1 else 0.8 if left == 2 else 0.5 if left == 3 else 0)
     if state.get("finisher") is not None:
         return 1.0  # rook's last turns: this is the last one
-    cap = ruleset_of(state).reshuffles_per_round
-    if cap is not None and state["reshuffles"] >= cap:
-        turns = len(state["stock"]) / state["players"]
-        level = max(level, 1.0 if turns <= 1 else 0.6 if turns <= 3 else 0.3 if turns <= 6 else 0)
+    level = max(level, stock_urgency(state))
     return level
+
+
+STOCK_PACE = 1.5
+
+
+def stock_urgency(state: State) -> float:
+    """0..1 from the cards left to draw: the stock, and the pile if it may still be shuffled
+    into a new stock (purchases and MAYI melds draw from it too: ``STOCK_PACE`` cards a turn)."""
+    cap = ruleset_of(state).reshuffles_per_round
+    left = len(state["stock"])
+    if cap is None or state["reshuffles"] < cap:
+        left += max(0, len(state["discard"]) - 1)
+    turns = left / (state["players"] * STOCK_PACE)
+    return 1.0 if turns <= 1 else 0.6 if turns <= 3 else 0.3 if turns <= 6 else 0.0
 
 
 def feeds(state: State, know: Knowledge, card: str) -> float:
@@ -176,11 +211,11 @@ class _Weigh:
             cs = self.rules.cards
             missing, outs = mayi_chances(hand_key(hand)[0], cs.suits, cs.ranks)
             if missing == 0:
-                v += 40.0  # melded at once: -10 on the score
+                v += 40.0 * MAYI_W  # melded at once: -10 on the score
             elif missing == 1:
-                v += 12.0 + 1.0 * min(self.live(outs), 10)
+                v += (12.0 + 1.0 * min(self.live(outs), 10)) * MAYI_W
             elif missing == 2:
-                v += 3.0 + 0.3 * min(self.live(outs), 10)
+                v += (3.0 + 0.3 * min(self.live(outs), 10)) * MAYI_W
         return v
 
     def discard_score(self, hand: list[str], card: str) -> float:
@@ -244,11 +279,12 @@ def _buys(state: State, seat: int, card: str) -> bool:
 
 
 # -- discarding --------------------------------------------------------------------------------
-def _discard(state: State, seat: int) -> str:
+def _discard(state: State, seat: int, key: str | None = None) -> str:
     hand = state["hands"][seat]
     if state["down"][seat]:
         know = knowledge(state, seat)
-        candidates = [c for c in dict.fromkeys(hand) if not is_wild_card(c)] or list(hand)
+        candidates = [c for c in dict.fromkeys(hand) if not is_wild_card(c) and c != key]
+        candidates = candidates or [c for c in hand if c != key] or list(hand)
         return max(candidates, key=lambda c: (_down_discard_value(state, know, c), c))
     return _Weigh(state, seat).best_discard(hand)[1]
 

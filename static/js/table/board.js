@@ -51,17 +51,31 @@ export function Seats({ s }) {
   </ul>`;
 }
 
+// The recent discards open towards the middle of the board, never over its edge: the piles
+// sit at the right of a wide board and at the left of a phone's.
+function sideOfBoard(event) {
+  const wrap = event.currentTarget;
+  const board = wrap.closest(".board") || document.body;
+  const r = wrap.getBoundingClientRect(), b = board.getBoundingClientRect();
+  wrap.dataset.side = r.left + r.width / 2 > b.left + b.width / 2 ? "right" : "left";
+}
+
 export function Piles({ s, canDraw, onDraw, recent }) {
   const { view } = s;
   const faces = view.faces;
   const top = view.discard_top;
   const canTake = canDraw && top && view.phase === "draw";
+  const peek = !canTake && recent.length > 1;
   return html`<div class="piles" id="piles">
     <button type="button" class=${`pile stock ${canDraw ? "glow" : ""}`} id="stock" disabled=${!canDraw}
         aria-label=${`Stock, ${view.stock_size} cards${canDraw ? ": draw from the stock (D)" : ""}`} onClick=${() => onDraw("stock")}>
       <${CardBack} /><span class="pile-count" id="stock-count" data-count=${view.stock_size} data-t=${view.stock_size}></span>
     </button>
-    <div class="discard-wrap" data-drop="discard">
+    ${/* Not mine to take, the pile is a disabled button: the box takes the focus instead, so the
+         keyboard, too, can show the last discards. */ ""}
+    <div class="discard-wrap" data-drop="discard" tabindex=${peek ? "0" : null} role=${peek ? "group" : null}
+        onMouseEnter=${sideOfBoard} onFocusIn=${sideOfBoard} onTouchStart=${sideOfBoard}
+        aria-label=${peek ? `Discard pile, top ${spoken(top, faces)}; recent discards: ${recent.map((c) => spoken(c, faces)).join(", ")}` : null}>
       <button type="button" class=${`pile discard ${canTake ? "glow" : ""}`} id="discard" disabled=${!canTake}
           aria-label=${top ? `Discard pile, ${view.discard_size} card${view.discard_size === 1 ? "" : "s"}, top ${spoken(top, faces)}${canTake ? ": take it (T)" : ""}` : "Discard pile, empty"}
           onClick=${() => onDraw("discard")}>

@@ -1,0 +1,209 @@
+"""The table as a player reads it while others play: each player's facts (cards, buys used,
+contract down, MAYI melds, score, a clock counting down live), a glow on whose turn it is and
+the status bar naming them, the melds grouped by owner with runs in order and each wild showing
+the number it stands for, the last discards at a hover or a tap, the "May I?" window counting
+down inside the offer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Table
+from tests.browser.pages import signed_in_page, wait_for_js
+from tests.browser.tables import arranged_table, serious_violations, shoot
+from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("close_db_pools"),
+]
+
+# Round 2 (a book and a run). Seat 1 is down with a book and a run holding a wild (for 4);
+# seat 2 made a MAYI meld and plays now; three cards lie on the discard pile.
+BOARD = {
+    "round": 2,
+    "hands": {0: "2M 3M 9Y 10Y 11Y 12A 13A"},
+    "melds": {1: "5M 5A 5Y | 3I ? 5I 6I"},
+    "mayi": {2: "8M 8A 8Y 8I"},
+    "discard": "2Y 7I 7A",
+    "active": 2,
+    "phase": "play",
+    "buys": [0, 2, 1],
+    "scores": [[0, 15, 30]],
+    "hand_size": 5,
+}
+
+# Round 1: seat 1 discarded 9Y, I alone may still answer.
+OFFER = {
+    "hands": {0: "7M 7A 7Y 9M 9A 9I"},
+    "discard": "9Y",
+    "stock": "7I 3A",
+    "active": 2,
+    "phase": "play",
+    "discarder": 1,
+    "window": {"eligible": [0]},
+    "hand_size": 7,
+}
+
+
+@pytest.fixture
+def pool() -> Iterator[ThreadPoolExecutor]:
+    with ThreadPoolExecutor(1) as executor:
+        yield executor
+
+
+def _with_deadline(host: Any, state: dict[str, Any], column: str) -> tuple[int, int]:
+    """An arranged table whose turn (or "May I?" window) ends in five minutes."""
+    try:
+        table_id, me = arranged_table(host, **state)
+        now = timezone.now()
+        fields = {column: now + timedelta(minutes=5)}
+        if column == "turn_deadline":
+            fields["turn_started"] = now
+        Table.objects.filter(pk=table_id).update(**fields)
+        return table_id, me
+    finally:
+        connection.close()
+
+
+def _seconds(text: str) -> int:
+    m = re.search(r"(\d+):(\d\d)", text)
+    assert m, text
+    return int(m[1]) * 60 + int(m[2])
+
+
+def _fact(page: Any, seat: int, name: str) -> str:
+    return page.inner_text(
+        f"#players [data-seat='{seat}'] .seat-facts div:has(dt:text-is('{name}')) dd"
+    )
+
+
+def test_the_players_their_melds_and_a_live_clock(live_server, browser, alice, pool):
+    table_id, me = pool.submit(_with_deadline, alice, BOARD, "turn_deadline").result()
+    assert me == 0  # the host sits first: the seats below are as BOARD gives them
+    page = signed_in_page(browser, live_server.url, alice)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#players .seat")
+        # Whose turn: a glow on the seat, and the status bar says we wait for them.
+        active = page.locator("#players .seat.active")
+        assert active.count() == 1 and active.get_attribute("data-seat") == "2"
+        name = active.locator(".seat-name strong").inner_text()
+        assert page.inner_text("#turn-text") == f"Waiting for {name}"
+        # Each player's facts.
+        # (Seat 2's MAYI meld already counts its -10.)
+        assert [_fact(page, p, "Score") for p in (0, 1, 2)] == ["0", "15", "20"]
+        assert [_fact(page, p, "Buys") for p in (0, 1, 2)] == ["0/3", "2/3", "1/3"]
+        assert [_fact(page, p, "Down") for p in (0, 1, 2)] == ["—", "✓", "—"]
+        assert _fact(page, 2, "MAYI") == "1"
+        assert page.inner_text("#players [data-seat='1'] .hand-count") == "5"
+        # The clock of the player to move counts down, live.
+        first = _seconds(_fact(page, 2, "Clock"))
+        assert 280 <= first <= 300
+        wait_for_js(
+            page,
+            "(s) => { const m = document.querySelector(\"[data-clock='2']\").textContent"
+            ".match(/(\\d+):(\\d\\d)/); return m && Number(m[1]) * 60 + Number(m[2]) < s; }",
+            arg=first,
+            timeout=4000,
+        )
+        # The melds by owner; the run in order, its wild showing the 4 it stands for.
+        groups = page.locator("#melds .meld-group")
+        assert groups.count() == 2
+        owner = page.locator("#players [data-seat='1'] .seat-name strong").inner_text()
+        run = page.locator("#melds .meld-run")
+        assert owner in run.get_attribute("aria-label")
+        labels = run.locator("[data-label]").evaluate_all("els => els.map((e) => e.dataset.label)")
+        assert labels == ["3I", "?", "5I", "6I"]
+        assert run.locator(".pc-stands").get_attribute("data-t") == "=4"
+        assert page.locator("#melds .meld-mayi").count() == 1
+        # The last discards, at a hover over the pile.
+        assert not page.is_visible("#piles .recent")
+        page.hover("#discard")
+        assert page.is_visible("#piles .recent")
+        # Whole, inside the board (not cut at its edge).
+        box, board = (
+            page.locator("#piles .recent").bounding_box(),
+            page.locator("#board").bounding_box(),
+        )
+        assert board["x"] <= box["x"] and box["x"] + box["width"] <= board["x"] + board["width"]
+        recent = page.locator("#piles .recent [data-label]").evaluate_all(
+            "els => els.map((e) => e.dataset.label)"
+        )
+        assert recent == ["2Y", "7I", "7A"]
+        # And by the keyboard: the pile is not mine to take, yet the focus reaches it.
+        page.mouse.move(0, 0)
+        assert not page.is_visible("#piles .recent")
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.matches('.discard-wrap')"):
+                break
+        assert page.is_visible("#piles .recent")
+        assert serious_violations(page) == []
+        shoot(page, "board-facts")
+    finally:
+        page.context.close()
+
+
+def test_a_tap_shows_the_last_discards_on_a_phone(live_server, browser, alice, pool):
+    table_id, _ = pool.submit(_with_deadline, alice, BOARD, "turn_deadline").result()
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True
+    )
+    from django.conf import settings
+
+    from tests.live.wsutil import session_for
+
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": session_for(alice),
+                "url": live_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#players .seat")
+        assert not page.is_visible("#piles .recent")
+        # Not my turn: the pile cannot be taken, yet a tap shows what was thrown.
+        page.tap("#discard", force=True)  # a finger needs no enabled button
+        page.wait_for_selector("#piles .recent", state="visible", timeout=3000)
+        shoot(page, "board-recent-tap")
+    finally:
+        context.close()
+
+
+def test_the_offer_counts_its_window_down(live_server, browser, alice, pool):
+    table_id, _ = pool.submit(_with_deadline, alice, OFFER, "window_deadline").result()
+    page = signed_in_page(browser, live_server.url, alice)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#window")
+        countdown = page.locator("#window [data-countdown='window']")
+        first = _seconds(countdown.inner_text())
+        assert 280 <= first <= 300 and "left" in page.inner_text("#window")
+        assert re.search(
+            r"May I\? 9Y \+ a penalty card: \d+:\d\d left", page.inner_text("#status-bar")
+        )
+        wait_for_js(
+            page,
+            "(s) => { const m = document.querySelector(\"[data-countdown='window']\").textContent"
+            ".match(/(\\d+):(\\d\\d)/); return m && Number(m[1]) * 60 + Number(m[2]) < s; }",
+            arg=first,
+            timeout=4000,
+        )
+    finally:
+        page.context.close()

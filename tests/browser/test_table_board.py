@@ -207,3 +207,145 @@ def test_the_offer_counts_its_window_down(live_server, browser, alice, pool):
         )
     finally:
         page.context.close()
+
+
+def test_an_early_answer_names_its_card(live_server, browser, alice, bob, carol, pool):
+    # carol is to draw; bob's 9Y is on the pile. I may answer before she draws.
+    early = {
+        "hands": {0: "7M 7A 9M 9A 3I 4I"},
+        "discard": "9Y",
+        "active": 2,
+        "phase": "draw",
+        "discarder": 1,
+    }
+    table_id, me = pool.submit(arranged_table, alice, others=[bob, carol], **early).result()
+    page = signed_in_page(browser, live_server.url, alice)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#window")
+        text = page.inner_text("#window")
+        assert "Answer now for 9 Y" in text and "in case carol draws from the stock" in text
+        version = int(page.get_attribute("#table", "data-version"))
+        page.click("#window [data-action='may_i']")
+        wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {version}")
+        page.wait_for_selector("#window :text('You said “May I?” for 9 Y')")
+        assert page.locator("#window [data-action]").count() == 0
+        assert Table.objects.get(pk=table_id).state["early"][me] == "may_i"
+    finally:
+        page.context.close()
+
+
+COUNT_ANIMATIONS = """() => {
+  window.__flights = 0;
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) { window.__flights += 1; return animate.apply(this, args); };
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_drawn_card_flies_to_my_hand_unless_motion_is_reduced(
+    live_server, browser, alice, pool, motion
+):
+    drawing = {"hands": {0: "7M 7A 9M 9A 3I 4I"}, "stock": "5Y", "active": 0, "phase": "draw"}
+    table_id, _ = pool.submit(arranged_table, alice, **drawing).result()
+    page = signed_in_page(browser, live_server.url, alice)
+    page.emulate_media(reduced_motion=motion)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#hand [data-card]")
+        page.evaluate(COUNT_ANIMATIONS)
+        page.click("#stock")
+        page.wait_for_selector("#hand [data-card='w5Y']")
+        page.wait_for_timeout(300)
+        flights = page.evaluate("window.__flights")
+        if motion == "reduce":
+            assert flights == 0
+        else:
+            assert flights >= 1
+    finally:
+        page.context.close()
+
+
+def _touch_drag(page: Any, start: dict[str, float], end: dict[str, float], steps: int = 10) -> None:
+    """A finger on the screen: touch start, moves, end (the DevTools protocol's touch input)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", start["x"], start["y"])
+    for i in range(1, steps + 1):
+        touch(
+            "touchMove",
+            start["x"] + (end["x"] - start["x"]) * i / steps,
+            start["y"] + (end["y"] - start["y"]) * i / steps,
+        )
+        page.wait_for_timeout(16)
+    touch("touchEnd", end["x"], end["y"])
+
+
+def _centre(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    return {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+
+
+def test_a_finger_reorders_my_hand_and_lays_off_on_a_phone(live_server, browser, alice, pool):
+    # Round 1, I am down with my 7s; I drew and play: a card to move, a 7 to lay off.
+    playing = {
+        "hands": {0: "3I 7I 12A 9A"},
+        "melds": {0: "7M 7A 7Y | 9M 9Y 9I"},
+        "active": 0,
+        "phase": "play",
+    }
+    table_id, _ = pool.submit(arranged_table, alice, **playing).result()
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True
+    )
+    from django.conf import settings
+
+    from tests.live.wsutil import session_for
+
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": session_for(alice),
+                "url": live_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#hand [data-card]")
+        hand = lambda: page.eval_on_selector_all(  # noqa: E731
+            "#hand [data-card]", "els => els.map((e) => e.dataset.card)"
+        )
+        before = hand()
+        # Drag the first card past the right half of the last: it goes to the end.
+        last = page.locator(f"#hand [data-card='{before[-1]}']").bounding_box()
+        _touch_drag(
+            page,
+            _centre(page, f"#hand [data-card='{before[0]}']"),
+            {"x": last["x"] + last["width"] - 3, "y": last["y"] + last["height"] / 2},
+        )
+        wait_for_js(
+            page, f"document.querySelector('#hand [data-card]').dataset.card !== '{before[0]}'"
+        )
+        assert hand() == [*before[1:], before[0]]
+        assert page.input_value("#sort") == "manual"
+        # And 7I onto my 7s by finger: laid off.
+        version = int(page.get_attribute("#table", "data-version"))
+        meld = page.locator("#melds [data-meld]", has=page.locator("[data-label='7M']"))
+        meld_id = meld.get_attribute("data-meld")
+        _touch_drag(
+            page,
+            _centre(page, "#hand [data-card='w7I']"),
+            _centre(page, f"[data-meld='{meld_id}']"),
+        )
+        wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {version}")
+        assert "w7I" not in hand()
+        shoot(page, "touch-layoff")
+    finally:
+        context.close()

@@ -554,6 +554,9 @@ def test_the_melds_sort_groups_the_hand_as_the_engine_finds_the_contract(
     table_id, _ = pool.submit(arranged_table, alice, **MELDS_SORT).result()
     page = _open(browser, live_server.url, alice, table_id, size)
     try:
+        # The sort menu of the BGA help, plus by number and my own order.
+        options = page.eval_on_selector_all("#sort option", "els => els.map((e) => e.textContent)")
+        assert set(options) >= {"By suit", "MAYI", "Book", "Run", "Book and run", "By number"}
         page.select_option("#sort", "book")
         assert _hand(page)[:4] == ["w5M", "w5A", "w5Y", "w5I"]  # faces only: all the 5s
         page.select_option("#sort", "melds")

@@ -525,7 +525,9 @@ class Player:
         ledger: Ledger,
         stop_at: float,
         slow_turns: float = 0.0,
+        start_after: float = 0.0,
     ) -> None:
+        self.start_after = start_after
         self.cred, self.port, self.think, self.rng = cred, port, think, rng
         self.answer_windows = answer_windows
         self.ledger, self.stop_at = ledger, stop_at
@@ -544,6 +546,7 @@ class Player:
     async def socket_loop(self) -> None:
         import websockets
 
+        await asyncio.sleep(self.start_after)  # clients arrive over a few seconds, not at once
         backoff = 0.2
         while time.time() < self.stop_at:
             try:
@@ -553,7 +556,7 @@ class Player:
                     additional_headers={"Cookie": f"sessionid={self.cred.session}"},
                     max_size=2**22,
                     ping_interval=None,
-                    open_timeout=10,
+                    open_timeout=30,
                 ) as ws:
                     backoff = 0.2
                     self.connected.set()
@@ -624,7 +627,11 @@ class Player:
             return status, payload
 
     async def play_loop(self) -> None:
-        await asyncio.wait_for(self.connected.wait(), 60)
+        try:
+            await asyncio.wait_for(self.connected.wait(), max(1.0, self.stop_at - time.time()))
+        except TimeoutError:
+            self.ledger.errors.append("socket never connected")
+            return
         while time.time() < self.stop_at:
             view = self.view
             action = decide(view, self.rng) if view is not None else None
@@ -705,6 +712,7 @@ async def play_all(
     seed: int = 1,
     slow_turns: float = 0.0,
     during: Any = None,
+    arrivals_per_s: float = 100.0,
 ) -> list[Ledger]:
     """Every seat's client, table i on ports[i % len(ports)] (seats of one table are split
     across the daphne processes too when there are several: seat s of table i on
@@ -727,6 +735,7 @@ async def play_all(
                     ledger=ledger,
                     stop_at=stop_at,
                     slow_turns=slow_turns,
+                    start_after=len(players) / arrivals_per_s,
                 )
             )
     tasks = [asyncio.create_task(p.run()) for p in players]

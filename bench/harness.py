@@ -507,6 +507,7 @@ class Ledger:
     seen: dict[int, float] = field(default_factory=dict)  # version -> when its frame came
     reconnects: int = 0
     errors: list[str] = field(default_factory=list)
+    reads: int = 0  # GET of the table (socket down, silence, after an error)
     retried: int = 0  # requests sent again after a 503 (once each at most)
     dropped: int = 0  # requests whose connection dropped before the answer (sent again)
 
@@ -537,6 +538,8 @@ class Player:
         self.changed = asyncio.Event()
         self.http = HttpConnection(port)
         self.connected = asyncio.Event()
+        self.socket_up = False
+        self.last_heard = time.time()
 
     def take(self, table: dict[str, Any], view: dict[str, Any]) -> None:
         if table["version"] >= self.version:
@@ -560,6 +563,7 @@ class Player:
                 ) as ws:
                     backoff = 0.2
                     self.connected.set()
+                    self.socket_up = True
                     while True:
                         left = self.stop_at - time.time()
                         if left <= 0:
@@ -568,7 +572,7 @@ class Player:
                             raw = await asyncio.wait_for(ws.recv(), left)
                         except TimeoutError:
                             return
-                        received = time.time()
+                        received = self.last_heard = time.time()
                         frame = json.loads(raw)
                         if frame.get("type") != "table":
                             continue
@@ -577,7 +581,8 @@ class Player:
                         if "committed_at" in frame:
                             self.ledger.fanout.append(received - frame["committed_at"])
                         self.take(frame["table"], frame["view"])
-            except (TimeoutError, OSError, Exception) as exc:  # reconnect on any drop
+            except Exception as exc:  # reconnect on any drop
+                self.socket_up = False
                 if time.time() >= self.stop_at:
                     return
                 self.ledger.reconnects += 1
@@ -648,9 +653,11 @@ class Player:
                         self.changed.wait(), max(0.1, min(5.0, self.stop_at - time.time()))
                     )
                 except TimeoutError:
-                    # Nothing heard for 5 s: read the table, as the page polls the API when
-                    # frames stop (a socket down, or the channel layer with Redis).
-                    if time.time() < self.stop_at - 1:
+                    # Nothing heard: read the table, as the page polls the API while its
+                    # socket is down; with the socket up, only after 20 s of silence (frames
+                    # stop with Redis down: the channel layer).
+                    silent = time.time() - self.last_heard
+                    if time.time() < self.stop_at - 1 and (not self.socket_up or silent > 20):
                         await self.refresh()
                 continue
             if action["type"] == "draw" and self.rng.random() < self.slow_turns:
@@ -691,8 +698,10 @@ class Player:
             )
         except (TimeoutError, OSError, asyncio.IncompleteReadError):
             return
+        self.ledger.reads += 1
         if status == 200:
             payload = json.loads(data)
+            self.last_heard = time.time()
             self.take(payload["table"], payload["view"])
 
     async def run(self) -> None:
@@ -871,6 +880,7 @@ def summary(ledgers: list[Ledger], seconds: float) -> dict[str, Any]:
         "fanout_latency": percentiles(fanout),
         "statuses": statuses,
         "frames": sum(led.frames for led in ledgers),
+        "table_reads": sum(led.reads for led in ledgers),
         "socket_reconnect_attempts": sum(led.reconnects for led in ledgers),
         "retried_503": sum(led.retried for led in ledgers),
         "resent_after_a_dropped_connection": sum(led.dropped for led in ledgers),

@@ -500,9 +500,10 @@ class Ledger:
         default_factory=list
     )  # table, version, action
     unknown: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)  # no answer came
-    latencies: list[float] = field(default_factory=list)  # seconds, per answered POST
+    # (when, seconds) per answered POST, and per frame from the move's commit to this socket.
+    latencies: list[tuple[float, float]] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
-    fanout: list[float] = field(default_factory=list)  # commit -> this socket's frame, seconds
+    fanout: list[tuple[float, float]] = field(default_factory=list)
     frames: int = 0
     seen: dict[int, float] = field(default_factory=dict)  # version -> when its frame came
     reconnects: int = 0
@@ -579,7 +580,7 @@ class Player:
                         self.ledger.frames += 1
                         self.ledger.seen[frame["version"]] = received
                         if "committed_at" in frame:
-                            self.ledger.fanout.append(received - frame["committed_at"])
+                            self.ledger.fanout.append((received, received - frame["committed_at"]))
                         self.take(frame["table"], frame["view"])
             except Exception as exc:  # reconnect on any drop
                 self.socket_up = False
@@ -621,7 +622,7 @@ class Player:
                     return 0, None
                 await asyncio.sleep(0.5)
                 continue
-            self.ledger.latencies.append(time.perf_counter() - sent)
+            self.ledger.latencies.append((time.time(), time.perf_counter() - sent))
             self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
             payload = json.loads(data) if data[:1] == b"{" else None
             if status == 503 and not retried_503:
@@ -863,11 +864,13 @@ def check_run(
     }
 
 
-def summary(ledgers: list[Ledger], seconds: float) -> dict[str, Any]:
+def summary(ledgers: list[Ledger], seconds: float, since: float = 0.0) -> dict[str, Any]:
+    """The clients' figures; latencies only of what happened at or after ``since`` (epoch
+    seconds: a load run leaves out the time its clients spent connecting)."""
     from bench.fanout import percentiles
 
-    latencies = [x for led in ledgers for x in led.latencies]
-    fanout = [x for led in ledgers for x in led.fanout]
+    latencies = [x for led in ledgers for t, x in led.latencies if t >= since]
+    fanout = [x for led in ledgers for t, x in led.fanout if t >= since]
     statuses: dict[str, int] = {}
     for led in ledgers:
         for k, v in led.statuses.items():

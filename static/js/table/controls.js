@@ -41,9 +41,9 @@ export function statusText(s) {
     const down = view.contract_down[mine];
     const owed = (view.swapped || []).filter((c) => view.hand.includes(c));
     if (owed.length) return `Play the ${owed.map(label).join(", ")} you took off the table`;
-    const end = view.final_discard_allowed ? "or discard" : view.hand.length === 1 ? "lay off or pass" : "or discard";
-    if (!down) return `Lay down ${view.contracts && view.contracts.length > 1 ? view.contracts.map((c) => c.text).join(" or ") : view.contract.text}, ${end}`;
-    return `Lay off ${end}`;
+    if (!down) return `Lay down ${view.contracts && view.contracts.length > 1 ? view.contracts.map((c) => c.text).join(" or ") : view.contract.text}, or discard`;
+    // Round 7 (no final discard): a last card is laid off, or the turn passes.
+    return !view.final_discard_allowed && view.hand.length === 1 ? "Lay off or pass" : "Lay off or discard";
   }
   if (view.active_seat === null || view.active_seat === undefined) return "Waiting";
   if (w) return `“May I?” on ${label(w.card)}: waiting for ${w.waiting.map((p) => seatName(meta, p)).join(", ") || "the window to close"}`;

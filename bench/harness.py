@@ -938,6 +938,12 @@ def drill_parser(description: str, **defaults: Any) -> Any:
         "--redis-port", type=int, default=defaults.get("redis_port", 8279), help="own redis-server"
     )
     parser.add_argument("--workers", type=int, default=1, help="Celery timer workers")
+    parser.add_argument(
+        "--daphne-processes",
+        type=int,
+        default=1,
+        help="daphne processes on --port, --port + 1...; every table's seats split across them",
+    )
     return parser
 
 
@@ -964,7 +970,7 @@ def run_drill(name: str, args: Any, fault: Any) -> int:
             workdir=workdir,
             database_url=args.database_url,
             redis_url=redis.url,
-            daphne_ports=[args.port],
+            daphne_ports=[args.port + i for i in range(args.daphne_processes)],
             workers=args.workers,
         )
         stack.start_all()
@@ -992,6 +998,8 @@ def run_drill(name: str, args: Any, fault: Any) -> int:
             "tables": args.tables,
             "seats": args.seats,
             "seconds": args.seconds,
+            "daphne_processes": args.daphne_processes,
+            "workers": args.workers,
             "window_seconds": args.window_seconds,
             "turn_seconds": args.turn_seconds,
             "clients": summary(ledgers, args.seconds),

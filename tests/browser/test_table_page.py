@@ -12,6 +12,7 @@ Screenshots go to tests/browser/screenshots/ (git-ignored).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -117,6 +118,9 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         page.click("#actions [data-action='lay_down']")
         wait_for_js(page, "document.getElementById('action-error').textContent.length > 0")
         assert _version(page) == v
+        # In the player's words: the faces, never a card id or a validator's text.
+        refusal = page.inner_text("#action-error")
+        assert "7M 7A 3A" in refusal and "w7M" not in refusal and "validation" not in refusal
         assert page.locator(_card("3A")).get_attribute("aria-pressed") == "true"
         shoot(page, "refusal")
         for face in ("7M", "7A", "3A"):
@@ -179,6 +183,11 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         page.wait_for_selector("#round-end")
         text = page.inner_text("#round-end")
         assert "Round 1 is over" in text and "alice went out" in text
+        # Each hand left, with its cards and points, the MAYI melds and the totals.
+        rows = page.locator("#round-end tbody tr, #round-end tr:has(td)")
+        assert rows.count() >= 3
+        assert "MAYI" in text and "Total" in text
+        assert page.locator("#round-end .mini-cards").count() == 2  # the two bots' hands
         table = Table.objects.get(pk=table_id)
         assert table.state["round"] == 2 and table.state["scores"][0][me] == 0
         no_sideways_scroll(page)
@@ -315,6 +324,9 @@ def test_the_end_of_the_game_and_no_serious_accessibility_violation(
         page.keyboard.press("?")
         page.wait_for_selector("#help")
         assert "3 runs" in page.inner_text("#help-contracts")
+        # The penalty points of the table's ruleset, as the engine counts them (a wild: 15).
+        penalties = page.inner_text("#help-penalties")
+        assert re.search(r"Wild\s+15", penalties) and "MAYI meld" in penalties
         shoot(page, "help")
         _accessible(page)
         page.keyboard.press("?")

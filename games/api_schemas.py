@@ -196,6 +196,9 @@ class SeatOut(Schema):
     # The level of the bot that plays the seat (a bot seat's own; an expelled player's seat:
     # the table's timeout level); None for a seat a person plays.
     bot_level: str | None = None
+    # A person's seat in a table's own answer: seen (a socket or a request) within
+    # MAYI_ONLINE_SECONDS; None for a bot, in a list of tables, or when the cache cannot tell.
+    online: bool | None = None
 
 
 class SeatClockOut(Schema):

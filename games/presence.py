@@ -57,6 +57,18 @@ def is_online(user_id: int) -> bool:
         return False
 
 
+def online_many(user_ids: list[int]) -> dict[int, bool] | None:
+    """Who of ``user_ids`` is online, in one cache read; ``None`` when the cache cannot say."""
+    if not user_ids:
+        return {}
+    try:
+        found = cache.get_many([_key(u) for u in user_ids])
+    except Exception:
+        logger.warning("could not read who is online", exc_info=True)
+        return None
+    return {u: bool(found.get(_key(u))) for u in user_ids}
+
+
 class PresenceMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import engine
+from games import engine, presence
 from games.models import Move, Seat, Table
 
 from .bot_levels import bot_level
@@ -151,11 +151,24 @@ def table_payload(
 ) -> dict[str, Any]:
     """The table, the user's view and the log of the moves after version ``since`` (or the
     given ``moves``: see games/services/log.py)."""
+    meta = table_meta(table, seats, user)
+    _mark_online(meta, seats)
     return {
-        "table": table_meta(table, seats, user),
+        "table": meta,
         "view": table_view(table, seats, user),
         "log": table_log(table, _position(seats, user), since=since, moves=moves),
     }
+
+
+def _mark_online(meta: dict[str, Any], seats: list[Seat]) -> None:
+    """Each person's seat says whether they are online (the table page's dot): a socket or a
+    request within MAYI_ONLINE_SECONDS. A bot's seat says ``None``, and so does every seat
+    when the cache cannot tell."""
+    people = {s.position: s.user_id for s in seats if s.user_id is not None and not s.is_bot}
+    online = presence.online_many(sorted(set(people.values())))
+    for seat in meta["seats"]:
+        user_id = people.get(seat["position"])
+        seat["online"] = None if online is None or user_id is None else online[user_id]
 
 
 def _position(seats: list[Seat], user: User | AnonymousUser) -> int | None:

@@ -341,6 +341,12 @@ def test_two_players_see_each_others_moves_and_the_log_agrees_with_the_moves(
                         if e["type"] == "discarded":
                             face = e["card"][1:]
                             assert line.locator(f"[data-label='{face}']").count() >= 1, text
+            # Each sees the other online (their socket is open), and the bot as a bot.
+            for seat, page in pages.items():
+                other = next(p for p in pages if p != seat)
+                dot = page.locator(f"#players [data-seat='{other}'] .dot")
+                assert "online" in dot.get_attribute("class").split(), (seat, other)
+                assert page.locator("#players .dot.bot").count() == 1
             # A reload keeps the whole log (from the move log) and the hand's order.
             page = pages[min(pages)]
             order = page.eval_on_selector_all(

@@ -28,6 +28,7 @@ def test_create_seats_the_host_and_shows_the_invite_code_to_insiders_only(alice,
             "missed_turns": 0,
             "expelled": False,
             "bot_level": None,
+            "online": False,  # an API client is no socket or page request
         }
     ]
     assert (meta["turn_seconds"], meta["window_seconds"], meta["strikes"]) == (600, 60, 2)
@@ -138,3 +139,26 @@ def test_list_shows_my_tables_in_any_state(three_player_game, alice, charlie, ap
     assert mine[0]["status"] == "playing"
     # A started table is no longer in the lobby for others.
     assert api_for(charlie).get("/api/tables").json()["tables"] == []
+
+
+def test_the_table_says_which_players_are_online(alice, bob, api_for):
+    from games import presence, services
+
+    table = services.table_create(host=alice, seats=3)
+    services.table_join(user=bob, table_id=table.pk)
+    services.table_fill_with_bots(user=alice, table_id=table.pk)
+    services.table_start(user=alice, table_id=table.pk, seed="online")
+    for user in (alice, bob):
+        presence.mark_offline(user.pk)
+    presence.mark_online(alice.pk)  # as her page's socket does
+
+    def online() -> dict[str, object]:
+        seats = api_for(alice).get(f"/api/tables/{table.pk}").json()["table"]["seats"]
+        return {s["user"] or f"bot {s['position']}": s["online"] for s in seats}
+
+    # alice is here; bob has not been seen; a bot is neither.
+    shown = online()
+    assert shown["alice"] is True and shown["bob"] is False
+    assert [v for k, v in shown.items() if k.startswith("bot")] == [None]
+    presence.mark_online(bob.pk)
+    assert online()["bob"] is True

@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from games.engine import hand_penalty
 from games.models import Table
 from tests.browser.pages import signed_in_page, wait_for_js
 from tests.browser.tables import arranged_table, serious_violations, shoot
@@ -107,6 +108,9 @@ def test_the_players_their_melds_and_a_live_clock(live_server, browser, alice, p
         assert [_fact(page, p, "Down") for p in (0, 1, 2)] == ["—", "✓", "—"]
         assert _fact(page, 2, "MAYI") == "1"
         assert page.inner_text("#players [data-seat='1'] .hand-count") == "5"
+        # My hand's penalty, as the engine counts it.
+        points = hand_penalty(BOARD["hands"][0].split())
+        assert page.inner_text("#hand-penalty") == f"{points} points"
         # The clock of the player to move counts down, live.
         first = _seconds(_fact(page, 2, "Clock"))
         assert 280 <= first <= 300

@@ -203,8 +203,9 @@ def mayi_chances(naturals: tuple[Cell, ...], suits: str, ranks: int) -> tuple[in
     """How many cards a hand lacks for its nearest MAYI meld (one natural of each letter, all
     one number or four numbers in a row), and the faces that would bring one nearer.
 
-    >>> mayi_chances(((4, "M"), (5, "A"), (6, "Y"), (9, "I")), "MAYI", 13)
-    (1, frozenset({(3, 'I'), (7, 'I')}))
+    >>> count, outs = mayi_chances(((4, "M"), (5, "A"), (6, "Y"), (9, "I")), "MAYI", 13)
+    >>> count, sorted(outs)  # sorted: a set's order follows the hash seed
+    (1, [(3, 'I'), (7, 'I')])
     """
     held: list[int] = [0] * (ranks + 2)  # bit i: the hand holds suit i at that number
     index = {s: i for i, s in enumerate(suits)}

@@ -39,7 +39,7 @@ def strong_action(state: State, seat: int) -> dict | None:
     key = None
     if rules.mayi_melds:
         found = mayi_candidates(hand, first_only=True)
-        if found and _melds_mayi_now(state, seat, found[0]):
+        if found:
             return {"type": "mayi_meld", "cards": found[0]}
     if state["phase"] == "draw":
         top = state["discard"][-1] if state["discard"] else None
@@ -71,21 +71,10 @@ def strong_action(state: State, seat: int) -> dict | None:
     return {"type": "discard", "card": _discard(state, seat, key)}
 
 
-MAYI_POLICY = "now"
-MAYI_W = 1.0
-
-
-def _melds_mayi_now(state: State, seat: int, cards: list[str]) -> bool:
-    """Meld a MAYI now, or keep it for after the lay-down (no replacement cards then: the hand
-    is four cards nearer going out)?"""
-    if MAYI_POLICY == "now" or state["down"][seat] or urgency(state, seat) >= 0.3:
-        return True
-    if MAYI_POLICY == "hold":
-        return False
-    w = _Weigh(state, seat)
-    hand = state["hands"][seat]
-    rest = [c for c in hand if c not in cards]
-    return w.analysis(rest).dist <= w.analysis(hand).dist
+# Tuned with bench/bots.py against three baseline bots (a MAYI meld is always made at once:
+# keeping it for after the lay-down lost more than half the wins in bga).
+W_PEN = 0.15  # a penalty point's worth, before the round's end is near
+FEED_W = 0.1  # feeding a collector costs, but mostly the hand decides
 
 
 # -- measuring a hand --------------------------------------------------------------------------
@@ -180,7 +169,7 @@ class _Weigh:
         self.rules = self.know.rules
         self.contracts = _contracts(state)
         self.level = urgency(state, seat)
-        self.w_pen = 0.3 + 3.0 * self.level
+        self.w_pen = W_PEN + 3.0 * self.level
         # With the round about to end, the hand's cost counts more than its plans (the same
         # weight for every hand weighed now: the nearer hand must stay the better one).
         self.w_dist = 25.0 * (1 - 0.6 * self.level)
@@ -211,17 +200,17 @@ class _Weigh:
             cs = self.rules.cards
             missing, outs = mayi_chances(hand_key(hand)[0], cs.suits, cs.ranks)
             if missing == 0:
-                v += 40.0 * MAYI_W  # melded at once: -10 on the score
+                v += 40.0  # melded at once: -10 on the score
             elif missing == 1:
-                v += (12.0 + 1.0 * min(self.live(outs), 10)) * MAYI_W
+                v += 12.0 + 1.0 * min(self.live(outs), 10)
             elif missing == 2:
-                v += (3.0 + 0.3 * min(self.live(outs), 10)) * MAYI_W
+                v += 3.0 + 0.3 * min(self.live(outs), 10)
         return v
 
     def discard_score(self, hand: list[str], card: str) -> float:
         rest = list(hand)
         rest.remove(card)
-        score = self.value(rest) - 0.5 * feeds(self.state, self.know, card)
+        score = self.value(rest) - FEED_W * feeds(self.state, self.know, card)
         if _extends(self.analysis(rest), card):
             score -= 4.0
         return score
@@ -244,8 +233,7 @@ class _Weigh:
 
 
 # -- drawing and buying ------------------------------------------------------------------------
-# Tuned with bench/bots.py against three baseline bots.
-TAKE_MARGIN = 2.0  # what a known card must add over the stock's unknown one
+TAKE_MARGIN = 5.0  # what a known card must add over the stock's unknown one
 BUY_MARGIN = 6.0  # what a purchase must add, its penalty card counted
 OUT_W, OUT_W2 = 0.6, 0.3  # a live out's worth: the first twenty, and the rest
 EXTRA_CAP = 2  # no cap on buys: the most extra cards a buyer holds

@@ -159,3 +159,21 @@ def test_every_page_fits_the_screen_with_a_one_line_header(
         shoot(page, "tour-table-over")
     finally:
         page.context.close()
+
+
+def test_a_long_name_keeps_the_phone_header_on_one_line(live_server, browser, django_user_model):
+    user = django_user_model.objects.create_user("maximilian_the_card_sharp_2026", "m@example.com")
+    page = signed_in_page(browser, live_server.url, user)
+    page.set_viewport_size({"width": 375, "height": 812})
+    try:
+        page.goto(f"{live_server.url}/")
+        _header_is_one_line(page)
+        no_sideways_scroll(page)
+        # Cut short on the screen, whole in its title; "Log out" still there.
+        who = page.locator("header.top .who")
+        assert who.evaluate("e => e.scrollWidth > e.clientWidth")
+        assert user.username in who.get_attribute("title")
+        assert page.locator("header.top button:has-text('Log out')").is_visible()
+        shoot(page, "tour-long-name")
+    finally:
+        page.context.close()

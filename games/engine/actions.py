@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .bots import DEFAULT_LEVEL, LEVELS, choose_action, fallback_action
+from .bots import LEVELS, choose_action, fallback_action
 from .buying import answer, close_window, draw
 from .errors import IllegalMove
 from .melding import lay_down, lay_off, mayi_meld, swap_wild
@@ -132,11 +132,13 @@ def _pass(st: State, seat: int, action: dict, events: list[dict]) -> None:
 def _timeout(st: State, seat: None, action: dict, events: list[dict]) -> State:
     if st["phase"] not in ("draw", "play"):
         raise IllegalMove("no_turn_pending", "the active player's turn is already over")
-    # The table may choose the level of the bot that plays a timed-out turn (normal unless it
-    # says otherwise); it is part of the action, so a replay plays the same turn.
-    level = action.get("level", DEFAULT_LEVEL)
-    if level not in LEVELS:
+    # The table may choose the level of the bot that plays a timed-out turn; it is part of the
+    # action, so a replay plays the same turn. A timeout that names no level was recorded when
+    # "normal" was the frozen heuristic: it still plays that, so old games replay exactly.
+    level = action.get("level")
+    if level is not None and level not in LEVELS:
         raise IllegalMove("bad_action", f"level is one of {', '.join(LEVELS)}")
+    policy = level or "heuristic"
     player = st["active"]
     round_no = st["round"]
     events.append({"type": "timed_out", "seat": player})
@@ -145,7 +147,7 @@ def _timeout(st: State, seat: None, action: dict, events: list[dict]) -> State:
             break
         if st["phase"] not in ("draw", "play"):
             break
-        chosen = choose_action(st, player, level) or fallback_action(st, player)
+        chosen = choose_action(st, player, policy) or fallback_action(st, player)
         try:
             st = _apply_inner(st, player, chosen, events)
         except IllegalMove:

@@ -122,12 +122,13 @@ STOCK_PACE = 1.5
 
 
 def stock_urgency(state: State) -> float:
-    """0..1 from the cards left to draw: the stock, and the pile if it may still be shuffled
-    into a new stock (purchases and MAYI melds draw from it too: ``STOCK_PACE`` cards a turn)."""
+    """0..1 from the cards left to draw: the stock, and the pile as often as it may still be
+    shuffled into a new stock (purchases and MAYI melds draw from it too: ``STOCK_PACE`` cards a turn)."""
     cap = ruleset_of(state).reshuffles_per_round
-    left = len(state["stock"])
-    if cap is None or state["reshuffles"] < cap:
-        left += max(0, len(state["discard"]) - 1)
+    if cap is None:
+        return 0.0
+    # Each rebuild still allowed brings back about the pile of today.
+    left = len(state["stock"]) + max(0, len(state["discard"]) - 1) * (cap - state["reshuffles"])
     turns = left / (state["players"] * STOCK_PACE)
     return 1.0 if turns <= 1 else 0.6 if turns <= 3 else 0.3 if turns <= 6 else 0.0
 

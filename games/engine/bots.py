@@ -11,7 +11,8 @@ hand, the table, the discard pile and the public history of pick-ups (``bot_plan
   values MAYI meld chances, takes and buys only when the card adds more than it costs, does
   not feed the seats that collect a card's number or letter, and sheds its dearest cards when
   someone is close to going out.
-- ``normal`` is the heuristic that was the site's only bot (``bots_baseline``).
+- ``normal`` is the heuristic that was the site's only bot (``bots_baseline``), which no
+  longer buys when the stock is about to run out and plays bga's round 7 out like ``strong``.
 - ``easy`` is that heuristic with no buying, and one turn in three a careless discard.
 - ``baseline`` (alias ``heuristic``) and ``random`` are ``bots_baseline`` unchanged: the
   yardsticks of ``bench/bots.py`` and of tests that replay their decisions.
@@ -20,11 +21,14 @@ hand, the table, the discard pile and the public history of pick-ups (``bot_plan
 from __future__ import annotations
 
 from . import bots_baseline as baseline
-from .bot_strong import strong_action
+from .bot_endgame import endgame_step, last_card_rule
+from .bot_plan import penalty_of
+from .bot_strong import stock_urgency, strong_action
 from .bots_baseline import fallback_action
 from .cards import is_wild_card
+from .legal import lay_offs_allowed
 from .rng import SeededStream
-from .state import State
+from .state import State, ruleset_of
 from .turns import swapped_in_hand
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "choose_action", "fallback_action"]
@@ -74,8 +78,33 @@ def _easy_action(state: State, seat: int) -> dict | None:
     return action
 
 
-# -- normal --------------------------------------------------------------------------------
+# -- normal ---------------------------------------------------------------------------------
 def _normal_action(state: State, seat: int) -> dict | None:
-    # The heuristic that was the site's only bot, unchanged: it plays timed-out turns, so
-    # replays of older games and the platform tests keep their exact decisions.
-    return baseline.choose_action(state, seat, "heuristic")
+    """The heuristic that was the site's only bot, with two fixes that end more rounds: it
+    does not buy when the stock (and the pile it may be rebuilt from) is about to run out,
+    and in a round whose last card may not be discarded it keeps one fitting card instead of
+    laying everything off and holding a card that fits nowhere (``bot_endgame``)."""
+    action = baseline.choose_action(state, seat, "heuristic")
+    if action is None:
+        return None
+    if action["type"] == "may_i" and stock_urgency(state) >= 0.3:
+        return {"type": "no_thanks"}
+    if (
+        action["type"] in ("lay_off", "discard", "pass")
+        and state["down"][seat]
+        and last_card_rule(state)
+        and lay_offs_allowed(state, seat)
+        and not swapped_in_hand(state, seat)
+    ):
+        step, key = endgame_step(state, seat)
+        if step is not None:
+            return step
+        hand = state["hands"][seat]
+        if len(hand) == 1:
+            return {"type": "pass"}
+        rules = ruleset_of(state)
+        return {
+            "type": "discard",
+            "card": max((c for c in hand if c != key), key=lambda c: (penalty_of(rules, c), c)),
+        }
+    return action

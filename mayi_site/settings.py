@@ -249,6 +249,17 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker outlives a Redis outage of any length: it reconnects (every 2, 4 ... 30 s) and
+# carries on, instead of exiting after 100 attempts; kombu's Redis transport needed a fix for
+# the worker to get that far (mayi_site/celery_broker.py).
+if REDIS_URL:
+    CELERY_BROKER_TRANSPORT = "mayi_site.celery_broker:Transport"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task running when the connection is lost runs to its end (a timer's work is in the database,
+# and acting twice is refused by the version); its acknowledgement is then best effort. Said
+# explicitly: Celery 6 turns the default to cancelling such tasks.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TIMEZONE = "UTC"
 # Exactly one beat runs this (see mayi_site/celery.py and the README).

@@ -58,9 +58,11 @@ def worker_database_url() -> str:
 class WorkerProcess:
     """One ``celery worker --beat`` subprocess in its own process group."""
 
-    def __init__(self, queue: str, workdir: Path) -> None:
+    def __init__(self, queue: str, workdir: Path, redis_url: str | None = None) -> None:
         self.queue = queue
         self.workdir = workdir
+        # The broker: REDIS_URL's by default, or a Redis of the test's own (tests/redis_down.py).
+        self.redis_url = redis_url
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / f"worker-{uuid.uuid4().hex[:6]}.log"
 
@@ -76,6 +78,8 @@ class WorkerProcess:
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
         )
+        if self.redis_url is not None:
+            env["REDIS_URL"] = self.redis_url
         env.pop("MAYI_EMBEDDED_WORKER", None)
         cmd = [
             sys.executable,

@@ -94,3 +94,53 @@ def asgi_server() -> Iterator[str]:
     yield f"http://{host}:{port}"
     reactor.callFromThread(reactor.stop)
     thread.join(5)
+
+
+class _InFlight:
+    """Counts the live server's requests being answered: a page closed at a test's end may
+    have left one running, and the database must not be flushed under it (on SQLite's shared
+    in-memory database the flush then fails: "database table is locked")."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        with self.lock:
+            self.count += 1
+        try:
+            # The body is made here, in full, and closed (Django's request_finished: the
+            # thread's database connection goes), so the count covers every database use.
+            body = self.app(environ, start_response)
+            try:
+                return list(body)
+            finally:
+                close = getattr(body, "close", None)
+                if close is not None:
+                    close()
+        finally:
+            with self.lock:
+                self.count -= 1
+
+    def wait_idle(self, seconds: float = 10) -> None:
+        deadline = time.monotonic() + seconds
+        while self.count and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+
+@pytest.fixture(autouse=True)
+def _live_server_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For a test on pytest-django's live_server: after it (before its database is flushed),
+    wait until the server answers no request."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    server = request.getfixturevalue("live_server")
+    httpd = server.thread.httpd
+    counter = httpd.get_app()
+    if not isinstance(counter, _InFlight):
+        counter = _InFlight(counter)
+        httpd.set_app(counter)
+    yield
+    counter.wait_idle()

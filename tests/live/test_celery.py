@@ -129,7 +129,7 @@ def test_a_turn_clock_runs_out_and_the_bot_plays(worker: WorkerProcess, alice):
     assert engine.seats_to_act(table.state) == [0] and table.state["phase"] == "draw"
     deadline = table.turn_deadline
     timeout = wait_for(
-        lambda: Move.objects.filter(table=table, action={"type": "timeout"}).first(),
+        lambda: Move.objects.filter(table=table, action__type="timeout").first(),
         2 + 5,
         "the turn clock",
     )
@@ -152,7 +152,7 @@ def test_strikes_in_a_row_expel_and_a_bot_finishes(worker: WorkerProcess, alice)
     assert seat.missed_turns == 2
     strikes = [
         e
-        for m in Move.objects.filter(table=table, action={"type": "timeout"})
+        for m in Move.objects.filter(table=table, action__type="timeout")
         for e in m.events
         if e["type"] in ("strike", "expelled")
     ]

@@ -65,5 +65,5 @@ def test_the_sweep_task_fires_through_the_services(alice, monkeypatch):
     monkeypatch.setattr(enqueue, "queue_deadlines", lambda *a, **k: 0)
     result = tasks.sweep_deadlines.apply().get()
     assert result["fired"] == 1
-    assert Move.objects.filter(table=table, action={"type": "timeout"}).count() == 1
+    assert Move.objects.filter(table=table, action__type="timeout").count() == 1
     assert tasks.sweep_deadlines.apply().get()["fired"] == 0

@@ -101,9 +101,7 @@ def test_turn_clock_strikes_and_expels(bot_game, alice, api_for):
     # Expelled: the bot now plays alice's seat too, so the bots play on to the end.
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
-    assert (
-        Move.objects.filter(table=table, action={"type": "timeout"}, seat=None).count() == strikes
-    )
+    assert Move.objects.filter(table=table, action__type="timeout", seat=None).count() == strikes
     response = api_for(alice).get(f"/api/tables/{table.pk}")
     assert response.json()["table"]["seats"][0]["expelled"] is True
 

@@ -186,10 +186,10 @@ def test_the_sweep_fires_each_overdue_deadline_once(alice, monkeypatch):
     monkeypatch.setattr(enqueue, "queue_deadlines", lambda *a, **k: queued.append(a) or 1)
     later = table.turn_deadline + timedelta(seconds=1)
     assert timers.fire_overdue(now=later) >= 1
-    again = Move.objects.filter(table=table, action={"type": "timeout"}).count()
+    again = Move.objects.filter(table=table, action__type="timeout").count()
     assert again == 1
     assert timers.fire_overdue(now=later) == 0
-    assert Move.objects.filter(table=table, action={"type": "timeout"}).count() == 1
+    assert Move.objects.filter(table=table, action__type="timeout").count() == 1
 
 
 def test_the_sweep_queues_a_far_deadline_once_when_it_comes_near(alice, monkeypatch):

@@ -10,9 +10,10 @@ from django.conf import settings
 from tests.live.wsutil import session_for
 
 
-def signed_in_page(browser: Any, url: str, user: Any) -> Any:
-    """A new browser context and page carrying ``user``'s session cookie for ``url``."""
-    context = browser.new_context()
+def signed_in_page(browser: Any, url: str, user: Any, **context_options: Any) -> Any:
+    """A new browser context and page carrying ``user``'s session cookie for ``url``
+    (``context_options``: Playwright's, e.g. a phone's viewport, touch and is_mobile)."""
+    context = browser.new_context(**context_options)
     context.add_cookies(
         [{"name": settings.SESSION_COOKIE_NAME, "value": session_for(user), "url": url}]
     )

@@ -17,6 +17,21 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
 
+# Round 1 (2 books), as arranged_table takes it: seat 2 (a bot) drew from the stock and plays;
+# the 9Y that seat 1 (a bot) discarded is on offer and only I (seat 0) may still answer. Once I
+# say "May I?" the bot ends its turn and it is my turn to draw (the 3A, the 7I is the penalty).
+OFFER: dict[str, Any] = {
+    "hands": {0: "7M 7A 7Y 9M 9A 9I"},
+    "discard": "9Y",
+    "stock": "7I 3A",
+    "active": 2,
+    "phase": "play",
+    "discarder": 1,
+    "window": {"eligible": [0]},
+    "hand_size": 7,
+}
+
+
 def arranged_table(
     host: Any,
     *,

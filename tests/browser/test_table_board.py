@@ -19,7 +19,7 @@ from django.utils import timezone
 from games.engine import hand_penalty
 from games.models import Table
 from tests.browser.pages import signed_in_page, wait_for_js
-from tests.browser.tables import arranged_table, serious_violations, shoot
+from tests.browser.tables import OFFER, arranged_table, serious_violations, shoot
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -43,17 +43,8 @@ BOARD = {
     "hand_size": 5,
 }
 
-# Round 1: seat 1 discarded 9Y, I alone may still answer.
-OFFER = {
-    "hands": {0: "7M 7A 7Y 9M 9A 9I"},
-    "discard": "9Y",
-    "stock": "7I 3A",
-    "active": 2,
-    "phase": "play",
-    "discarder": 1,
-    "window": {"eligible": [0]},
-    "hand_size": 7,
-}
+# A phone's browser: its screen, touch, and the mobile viewport.
+PHONE_TOUCH = {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True}
 
 
 @pytest.fixture
@@ -161,23 +152,7 @@ def test_the_players_their_melds_and_a_live_clock(live_server, browser, alice, p
 
 def test_a_tap_shows_the_last_discards_on_a_phone(live_server, browser, alice, pool):
     table_id, _ = pool.submit(_with_deadline, alice, BOARD, "turn_deadline").result()
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True
-    )
-    from django.conf import settings
-
-    from tests.live.wsutil import session_for
-
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": session_for(alice),
-                "url": live_server.url,
-            }
-        ]
-    )
-    page = context.new_page()
+    page = signed_in_page(browser, live_server.url, alice, **PHONE_TOUCH)
     try:
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#players .seat")
@@ -187,7 +162,7 @@ def test_a_tap_shows_the_last_discards_on_a_phone(live_server, browser, alice, p
         page.wait_for_selector("#piles .recent", state="visible", timeout=3000)
         shoot(page, "board-recent-tap")
     finally:
-        context.close()
+        page.context.close()
 
 
 def test_the_offer_counts_its_window_down(live_server, browser, alice, pool):
@@ -303,23 +278,7 @@ def test_a_finger_reorders_my_hand_and_lays_off_on_a_phone(live_server, browser,
         "phase": "play",
     }
     table_id, _ = pool.submit(arranged_table, alice, **playing).result()
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True
-    )
-    from django.conf import settings
-
-    from tests.live.wsutil import session_for
-
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": session_for(alice),
-                "url": live_server.url,
-            }
-        ]
-    )
-    page = context.new_page()
+    page = signed_in_page(browser, live_server.url, alice, **PHONE_TOUCH)
     try:
         page.goto(f"{live_server.url}/tables/{table_id}/")
         page.wait_for_selector("#hand [data-card]")
@@ -352,4 +311,4 @@ def test_a_finger_reorders_my_hand_and_lays_off_on_a_phone(live_server, browser,
         assert "w7I" not in hand()
         shoot(page, "touch-layoff")
     finally:
-        context.close()
+        page.context.close()

@@ -24,7 +24,7 @@ from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Table
 from tests.browser.pages import signed_in_page, wait_for_js
-from tests.browser.tables import arranged_table, shoot
+from tests.browser.tables import OFFER, arranged_table, shoot
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -33,18 +33,6 @@ pytestmark = [
     pytest.mark.usefixtures("close_db_pools"),
 ]
 
-# As in test_table_page.py: the bot's discard 9Y is on offer to me alone; once I say "May I?"
-# the bot ends its turn and it is my turn to draw.
-OFFER = {
-    "hands": {0: "7M 7A 7Y 9M 9A 9I"},
-    "discard": "9Y",
-    "stock": "7I 3A",
-    "active": 2,
-    "phase": "play",
-    "discarder": 1,
-    "window": {"eligible": [0]},
-    "hand_size": 7,
-}
 
 # The Notification API as a recorder: what the page shows goes to window.__notes; the
 # permission prompt answers window.__answer (kept for the origin, as a browser does); the tab

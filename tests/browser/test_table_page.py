@@ -21,7 +21,13 @@ import pytest
 
 from games.models import Table
 from tests.browser.pages import signed_in_page, wait_for_js
-from tests.browser.tables import arranged_table, no_sideways_scroll, serious_violations, shoot
+from tests.browser.tables import (
+    OFFER,
+    arranged_table,
+    no_sideways_scroll,
+    serious_violations,
+    shoot,
+)
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -32,19 +38,9 @@ pytestmark = [
 
 SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
 
-# Round 1 (2 books). Seat 2 (a bot) drew from the stock and plays; the 9Y that seat 1 (a bot)
-# discarded is on offer and only I may still answer. I buy it (with the penalty card 7I), the
-# bot ends its turn, I draw 3A, lay down the 7s and the 9s, lay off 9Y and 7I, discard 3A: out.
-ROUND = {
-    "hands": {0: "7M 7A 7Y 9M 9A 9I"},
-    "discard": "9Y",
-    "stock": "7I 3A",
-    "active": 2,
-    "phase": "play",
-    "discarder": 1,
-    "window": {"eligible": [0]},
-    "hand_size": 7,
-}
+# The round of the tests below is tables.OFFER played out: I buy the 9Y (with the penalty card
+# 7I), the bot ends its turn, I draw 3A, lay down the 7s and the 9s, lay off 9Y and 7I, discard
+# 3A: out.
 
 
 @pytest.fixture
@@ -85,7 +81,7 @@ def _meld_with(page: Any, face: str) -> Any:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
-    table_id, me = pool.submit(arranged_table, alice, **ROUND).result()
+    table_id, me = pool.submit(arranged_table, alice, **OFFER).result()
     page = _open(browser, live_server.url, alice, table_id, size)
     try:
         # The offer names the card and the penalty; my hand is on the first screen.
@@ -227,7 +223,7 @@ def _tab_to(page: Any, selector: str, backwards: bool = True) -> None:
 
 
 def test_a_whole_round_with_the_keyboard_alone(live_server, browser, alice, pool):
-    table_id, me = pool.submit(arranged_table, alice, **ROUND).result()
+    table_id, me = pool.submit(arranged_table, alice, **OFFER).result()
     page = _open(browser, live_server.url, alice, table_id, "phone")
     try:
         v = _version(page)
@@ -269,7 +265,7 @@ def test_a_whole_round_with_the_keyboard_alone(live_server, browser, alice, pool
 
 
 def test_the_hand_order_survives_a_reload(live_server, browser, alice, pool):
-    table_id, _ = pool.submit(arranged_table, alice, **ROUND).result()
+    table_id, _ = pool.submit(arranged_table, alice, **OFFER).result()
     page = _open(browser, live_server.url, alice, table_id, "desktop")
     try:
         page.select_option("#sort", "number")

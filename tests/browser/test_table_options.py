@@ -13,6 +13,7 @@ is the user's answer, which the recorder plays.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -166,22 +167,33 @@ def _colours(page: Any) -> dict[str, str]:
     )
 
 
+def _colours_become(page: Any, expected: dict[str, str]) -> dict[str, str]:
+    """The suits' colours once the page has redrawn the hand (a setting's change is drawn on
+    the next render, not at the click), or as they are after 5 s."""
+    deadline = time.monotonic() + 5
+    while (found := _colours(page)) != expected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
+
+
 def test_four_colour_suits_for_the_standard_cards(live_server, browser, alice, pool):
     table_id, _ = pool.submit(arranged_table, alice, ruleset="petras", **STANDARD).result()
     page = _open(browser, live_server.url, alice, table_id)
     try:
-        assert _colours(page) == {"H": RED, "D": RED, "C": BLACK, "S": BLACK}
+        two = {"H": RED, "D": RED, "C": BLACK, "S": BLACK}
+        four = {"H": RED, "D": BLUE, "C": GREEN, "S": BLACK}
+        assert _colours_become(page, two) == two
         page.keyboard.press("?")
         page.check("#four-colour")
-        assert _colours(page) == {"H": RED, "D": BLUE, "C": GREEN, "S": BLACK}
+        assert _colours_become(page, four) == four
         shoot(page, "four-colour")
         page.keyboard.press("?")
         page.reload()
         page.wait_for_selector("#hand [data-card]")
-        assert _colours(page) == {"H": RED, "D": BLUE, "C": GREEN, "S": BLACK}
+        assert _colours_become(page, four) == four
         page.keyboard.press("?")
         page.uncheck("#four-colour")
-        assert _colours(page) == {"H": RED, "D": RED, "C": BLACK, "S": BLACK}
+        assert _colours_become(page, two) == two
     finally:
         page.context.close()
     # MAYI letters have four colours of their own: no such option on a bga table.

@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from games import services
 from games.api import api
 from games.models import Seat, Table
+from tests.live.wsutil import strings_in
 
 ROLES = ["anonymous", "host", "player", "other", "spectator", "expelled", "staff"]
 KINDS = ["public", "private"]
@@ -250,18 +251,8 @@ def assert_no_foreign_cards(body: bytes, foreign: set[str], where: str) -> None:
         text = body.decode("utf-8", "replace")
         leaked = {card for card in foreign if f'"{card}"' in text}
     else:
-        leaked = strings(value) & foreign
+        leaked = strings_in(value) & foreign
     assert not leaked, f"{where}: another seat's cards {sorted(leaked)[:5]}"
-
-
-def strings(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(set(), *(strings(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(set(), *(strings(v) for v in value))
-    return set()
 
 
 def fill(template: str, table: Table) -> str:

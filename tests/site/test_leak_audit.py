@@ -25,7 +25,7 @@ import pytest
 from games import engine, live, services
 from games.engine.rulesets import RULESETS
 from games.models import Move, Seat, Table
-from tests.live.wsutil import session_for
+from tests.live.wsutil import session_for, strings_in
 
 MAX_STEPS = 3000
 
@@ -76,16 +76,6 @@ class Game:
         return hidden - self.public
 
 
-def strings(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(set(), *(strings(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(set(), *(strings(v) for v in value))
-    return set()
-
-
 def audit(game: Game, payload: Any, seat: int | None, where: str) -> None:
     """``payload`` was sent to ``seat`` (None: a spectator) at the game's current version."""
     if game.state["game_over"]:
@@ -96,7 +86,7 @@ def audit(game: Game, payload: Any, seat: int | None, where: str) -> None:
     body = dict(payload) if isinstance(payload, dict) else {"_": payload}
     log = body.pop("log", None) or []
     recent = [e for e in log if game.round_of_seq.get(e.get("seq"), current) == current]
-    leaked = (strings(body) | strings(recent)) & game.hidden_from(seat)
+    leaked = (strings_in(body) | strings_in(recent)) & game.hidden_from(seat)
     assert not leaked, f"{where} to seat {seat}: hidden cards {sorted(leaked)[:6]}"
 
 

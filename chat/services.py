@@ -229,11 +229,6 @@ def chat_frame_of(read: ChatRead | None, user: User) -> dict[str, Any] | None:
     return {"type": "chat", "message": chat_json(read.message, user)}
 
 
-def chat_frame(message_id: int, user: User) -> dict[str, Any] | None:
-    """:func:`chat_frame_of` a message read now."""
-    return chat_frame_of(chat_read(message_id), user)
-
-
 def chat_frame_for_session(read: ChatRead | None, session_key: str | None) -> dict[str, Any] | None:
     """:func:`chat_frame_of` for a socket's session (None once it is signed out)."""
     if read is None:

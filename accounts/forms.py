@@ -5,11 +5,10 @@ from zoneinfo import available_timezones
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
-from django.utils import timezone
 
 from accounts.models import Profile
 from moderation.models import Restriction
-from moderation.selectors import ACCOUNT_KINDS, active_restrictions
+from moderation.selectors import ACCOUNT_KINDS, lasting_longest
 
 
 class SignInForm(AuthenticationForm):
@@ -35,9 +34,8 @@ class SignInForm(AuthenticationForm):
         user = get_user_model()._default_manager.filter(username=username).first()
         if user is None or user.is_active or not user.check_password(password):
             return None
-        live = list(active_restrictions(user, ACCOUNT_KINDS))
         # A ban outlasts any suspension; of suspensions, the one ending last.
-        return max(live, key=lambda r: (r.until is None, r.until or timezone.now()), default=None)
+        return lasting_longest(user, ACCOUNT_KINDS)
 
 
 def restriction_words(restriction: Restriction) -> str:

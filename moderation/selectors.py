@@ -23,9 +23,15 @@ def active_restrictions(
     )
 
 
+def lasting_longest(
+    user: User, kinds: Iterable[str], now: datetime | None = None
+) -> Restriction | None:
+    """Of the user's live restrictions of ``kinds``, the one lasting longest (one with no end
+    first), or None."""
+    live = list(active_restrictions(user, kinds, now))
+    return max(live, key=lambda r: (r.until is None, r.until or timezone.now()), default=None)
+
+
 def muted_until(user: User, now: datetime | None = None) -> Restriction | None:
     """The user's live chat mute (the one lasting longest), or None."""
-    mutes = list(active_restrictions(user, [Restriction.Kind.MUTE], now))
-    if not mutes:
-        return None
-    return max(mutes, key=lambda r: (r.until is None, r.until or timezone.now()))
+    return lasting_longest(user, [Restriction.Kind.MUTE], now)

@@ -207,13 +207,8 @@ def keeps_room_for_swapped(st: State, seat: int, card: str, meld: dict, end: str
     waiting = [w for w in swapped_in_hand(st, seat) if w != card]
     if not waiting:
         return
-    grown = dict(meld, cards=meld["cards"][:])
-    lay_off_on(grown, card, end)
-    melds = [grown if m is meld else m for m in st["melds"]]
-    left = len(st["hands"][seat]) - 1
-    if (ruleset_of(st).out_by_discard_only and left <= len(waiting)) or not _all_placeable(
-        melds, waiting
-    ):
+    melds = _laid_off(st["melds"], meld, card, end)
+    if not _room_for_wilds(st, melds, waiting, len(st["hands"][seat]) - 1):
         raise IllegalMove(
             "wild_has_no_place",
             f"lay off the {faces(waiting)} first: after this it could go nowhere",
@@ -295,11 +290,8 @@ def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dic
         after["cards"][slot] = natural
         melds = [after if m is meld else m for m in st["melds"]]
         # Every wild taken off the table this turn must still find a place of its own (two
-        # may compete for one run end), and petras-style rules keep a card for the discard.
-        wilds = [*swapped_in_hand(st, seat), wild]
-        if (rules.out_by_discard_only and len(hand) <= len(wilds)) or not _all_placeable(
-            melds, wilds
-        ):
+        # may compete for one run end).
+        if not _room_for_wilds(st, melds, [*swapped_in_hand(st, seat), wild], len(hand)):
             raise IllegalMove(
                 "wild_has_no_place",
                 f"the {faces([wild])} you would take could go nowhere this turn",
@@ -319,19 +311,33 @@ def swap_check(st: State, seat: int, meld_id: object, natural: str) -> tuple[dic
     )
 
 
+def _room_for_wilds(st: State, melds: list[dict], wilds: list[str], in_hand: int) -> bool:
+    """Whether a seat holding ``in_hand`` cards can still lay off every one of ``wilds`` (taken
+    off the table this turn) on ``melds``, and, where the final discard goes out, keep a card
+    for it."""
+    if ruleset_of(st).out_by_discard_only and in_hand <= len(wilds):
+        return False
+    return _all_placeable(melds, wilds)
+
+
+def _laid_off(melds: list[dict], meld: dict, card: str, end: str) -> list[dict]:
+    """``melds`` with ``card`` laid off on ``meld`` at ``end``, the others untouched (copied)."""
+    grown = dict(meld, cards=meld["cards"][:])
+    lay_off_on(grown, card, end)
+    return [grown if m is meld else m for m in melds]
+
+
 def _all_placeable(melds: list[dict], wilds: list[str]) -> bool:
     """Whether ``wilds`` can all be laid off on ``melds``, one after another (each lay-off
     changes where the next may go: a run grows, a book's wild limit fills)."""
     if not wilds:
         return True
     first, rest = wilds[0], wilds[1:]
-    for i, meld in enumerate(melds):
-        for end in layoff_ends(meld, first):
-            grown = dict(meld, cards=meld["cards"][:])
-            lay_off_on(grown, first, end)
-            if _all_placeable([*melds[:i], grown, *melds[i + 1 :]], rest):
-                return True
-    return False
+    return any(
+        _all_placeable(_laid_off(melds, meld, first, end), rest)
+        for meld in melds
+        for end in layoff_ends(meld, first)
+    )
 
 
 def swap_wild(st: State, seat: int, action: dict, events: list[dict]) -> None:

@@ -21,6 +21,7 @@ from . import bots_baseline as baseline
 from .bot_endgame import endgame_step, last_card_rule
 from .bot_eval import Analysis, analyse, expand_outs, hand_key, mayi_chances
 from .bot_plan import Knowledge, knowledge, penalty_of
+from .bot_tuning import tuning_for
 from .cards import WILD_RANK, is_wild_card, parse_card
 from .legal import can_answer, contract_melds, lay_off_options, mayi_candidates
 from .state import State, ruleset_of
@@ -71,10 +72,8 @@ def strong_action(state: State, seat: int) -> dict | None:
     return {"type": "discard", "card": _discard(state, seat, key)}
 
 
-# Tuned with bench/bots.py against three baseline bots (a MAYI meld is always made at once:
-# keeping it for after the lay-down lost more than half the wins in bga).
-W_PEN = 0.15  # a penalty point's worth, before the round's end is near
-FEED_W = 0.1  # feeding a collector costs, but mostly the hand decides
+# A MAYI meld is always made at once: keeping it for after the lay-down lost more than half
+# the wins in bga. The weights are bot_tuning's, per kind of ruleset.
 
 
 # -- measuring a hand --------------------------------------------------------------------------
@@ -118,18 +117,17 @@ def urgency(state: State, seat: int) -> float:
     return level
 
 
-STOCK_PACE = 1.5
-
-
 def stock_urgency(state: State) -> float:
     """0..1 from the cards left to draw: the stock, and the pile as often as it may still be
-    shuffled into a new stock (purchases and MAYI melds draw from it too: ``STOCK_PACE`` cards a turn)."""
-    cap = ruleset_of(state).reshuffles_per_round
+    shuffled into a new stock (purchases and MAYI melds draw from it too: ``stock_pace`` cards a
+    turn)."""
+    rules = ruleset_of(state)
+    cap = rules.reshuffles_per_round
     if cap is None:
         return 0.0
     # Each rebuild still allowed brings back about the pile of today.
     left = len(state["stock"]) + max(0, len(state["discard"]) - 1) * (cap - state["reshuffles"])
-    turns = left / (state["players"] * STOCK_PACE)
+    turns = left / (state["players"] * tuning_for(rules).stock_pace)
     return 1.0 if turns <= 1 else 0.6 if turns <= 3 else 0.3 if turns <= 6 else 0.0
 
 
@@ -168,9 +166,10 @@ class _Weigh:
         self.state = state
         self.know = knowledge(state, seat)
         self.rules = self.know.rules
+        self.t = t = tuning_for(self.rules)
         self.contracts = _contracts(state)
         self.level = urgency(state, seat)
-        self.w_pen = W_PEN + 3.0 * self.level
+        self.w_pen = t.w_pen + 3.0 * self.level
         # With the round about to end, the hand's cost counts more than its plans (the same
         # weight for every hand weighed now: the nearer hand must stay the better one).
         self.w_dist = 25.0 * (1 - 0.6 * self.level)
@@ -195,7 +194,8 @@ class _Weigh:
         live = self.live(expand_outs(a.outs, self.rules.cards.suits))
         # Each live out counts, the first ones most (a book's number has eight copies in
         # the standard and rook packs: a cap would let the bot break its pairs).
-        v = -self.w_dist * a.dist + OUT_W * min(live, 20) + OUT_W2 * max(0.0, live - 20)
+        t = self.t
+        v = -self.w_dist * a.dist + t.out_w * min(live, 20) + t.out_w2 * max(0.0, live - 20)
         v -= self.w_pen * sum(penalty_of(self.rules, c) for c in hand)
         if self.mayi:
             cs = self.rules.cards
@@ -211,7 +211,7 @@ class _Weigh:
     def discard_score(self, hand: list[str], card: str) -> float:
         rest = list(hand)
         rest.remove(card)
-        score = self.value(rest) - FEED_W * feeds(self.state, self.know, card)
+        score = self.value(rest) - self.t.feed_w * feeds(self.state, self.know, card)
         if _extends(self.analysis(rest), card):
             score -= 4.0
         return score
@@ -234,12 +234,6 @@ class _Weigh:
 
 
 # -- drawing and buying ------------------------------------------------------------------------
-TAKE_MARGIN = 5.0  # what a known card must add over the stock's unknown one
-BUY_MARGIN = 6.0  # what a purchase must add, its penalty card counted
-OUT_W, OUT_W2 = 0.6, 0.3  # a live out's worth: the first twenty, and the rest
-EXTRA_CAP = 2  # no cap on buys: the most extra cards a buyer holds
-
-
 def _takes(state: State, seat: int, card: str) -> bool:
     if parse_card(card)[0] == WILD_RANK:
         return True
@@ -248,7 +242,7 @@ def _takes(state: State, seat: int, card: str) -> bool:
     w = _Weigh(state, seat)
     hand = w.know.hand
     after, _ = w.best_discard([*hand, card], keep=card)
-    return after > w.value(hand) + TAKE_MARGIN
+    return after > w.value(hand) + w.t.take_margin
 
 
 def _buys(state: State, seat: int, card: str) -> bool:
@@ -257,14 +251,14 @@ def _buys(state: State, seat: int, card: str) -> bool:
     rules = ruleset_of(state)
     hand = state["hands"][seat]
     extra = len(hand) - rules.deal_size(state["round"])
-    if extra > (4 if rules.max_buys_per_round is not None else EXTRA_CAP):
+    if extra > (4 if rules.max_buys_per_round is not None else tuning_for(rules).extra_cap):
         return False
     if parse_card(card)[0] == WILD_RANK:
         return True
     w = _Weigh(state, seat)
     # The unknown penalty card costs its likely penalty; the hand grows by two.
     gain = w.value([*hand, card]) - w.value(hand) - w.w_pen * 7.0
-    return gain > BUY_MARGIN
+    return gain > w.t.buy_margin
 
 
 # -- discarding --------------------------------------------------------------------------------

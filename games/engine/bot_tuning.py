@@ -1,0 +1,38 @@
+"""The strong bot's weights, one set per kind of ruleset.
+
+A weight that wins in one ruleset can lose in another (rook counts a card as one point, petras
+and classic forbid laying off on the lay-down turn and have no cap on buys), so
+``tuning_for`` picks the set from the ruleset's data, never from its name, like the rest of
+the engine. Each value was tuned with ``bench/bots.py`` against three baseline bots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rulesets import RuleSet
+
+
+@dataclass(frozen=True)
+class Tuning:
+    w_pen: float = 0.15  # a penalty point's worth, before the round's end is near
+    feed_w: float = 0.1  # feeding a collector costs, but mostly the hand decides
+    take_margin: float = 5.0  # what a known card must add over the stock's unknown one
+    buy_margin: float = 6.0  # what a purchase must add, its penalty card counted
+    out_w: float = 0.6  # a live out's worth, for the first twenty
+    out_w2: float = 0.3  # ... and for the rest
+    extra_cap: int = 2  # no cap on buys: the most extra cards a buyer holds
+    stock_pace: float = 1.5  # cards drawn from the stock per turn (buys and MAYI melds too)
+
+
+DEFAULT = Tuning()
+
+
+def tuning_for(rules: RuleSet) -> Tuning:
+    """The weights the strong bot uses under ``rules``.
+
+    >>> from games.engine.rulesets import get_ruleset
+    >>> tuning_for(get_ruleset("bga")).w_pen
+    0.15
+    """
+    return DEFAULT

@@ -42,9 +42,12 @@ from games.services.errors import ServiceError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# A prefix that tests renew (reset()) so that counters never leak from one test to the next,
-# without flushing a cache that may share its Redis db with the Celery broker.
-_generation = secrets.token_hex(4)
+# The counters' key prefix. Every process of the site must use the same one, or each daphne
+# process (and each restart) would count on its own and a client spread over them by the proxy
+# would get the limit once per process. Tests renew it (reset()) so that counters never leak
+# from one test to the next, without flushing a cache that may share its Redis db with the
+# Celery broker.
+_generation = "0"
 
 
 class RateLimited(ServiceError):

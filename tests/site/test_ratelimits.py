@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import uuid
 
 import pytest
 from django.http import HttpResponse
@@ -136,3 +140,30 @@ def test_password_spraying_from_one_address_is_limited_across_accounts(
     assert (
         other.post("/accounts/login/", {"username": "charlie", "password": "x"}).status_code == 200
     )
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="one process shares nothing to test")
+def test_every_process_of_the_site_counts_against_the_same_counters():
+    # Two daphne processes behind a proxy (deploy/): a client the proxy spreads over both
+    # must meet the limit once, not once per process. Each child is a process of its own.
+    ident = f"a-proc-{uuid.uuid4().hex}"
+    child = (
+        "import sys, django; django.setup()\n"
+        "from games.ratelimits import Rate, hit\n"
+        "print(hit('signup_ip', sys.argv[1], rate=Rate(2, 3600)))\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "mayi_site.settings"}
+    waits = [
+        int(
+            subprocess.run(
+                [sys.executable, "-c", child, ident],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()[-1]
+        )
+        for _ in range(3)
+    ]
+    assert waits[:2] == [0, 0]
+    assert waits[2] > 0

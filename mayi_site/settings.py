@@ -428,6 +428,8 @@ MAYI_MAX_BOT_ACTIONS = int(os.environ.get("MAYI_MAX_BOT_ACTIONS", "2000"))
 # The trivial one-row write endpoint used by bench/api_moves.py as the floor of the stack.
 MAYI_BENCH_ENDPOINTS = env_bool("MAYI_BENCH_ENDPOINTS", DEBUG)
 
+# A proxy's health check (deploy/Caddyfile) talks plain HTTP to the process itself.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from games.api import api, api_not_found
+from mayi_site.health import healthz
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     re_path(r"^api/(?P<rest>.*)$", api_not_found),

@@ -104,6 +104,7 @@ def page_post(role: str, kind: str) -> set[int]:
 
 PAGES: dict[str, tuple[str, str, Callable[[str, str], set[int]]]] = {
     "home": ("get", "/", lambda role, kind: {200}),
+    "healthz": ("get", "/healthz", lambda role, kind: {200}),
     "table": ("get", "/tables/{table_id}/", page_read),
     "invite": ("get", "/join/{invite}/", lambda role, kind: {200, LOGIN}),
     "table_create": ("post", "/tables/new/", page_post),

@@ -26,6 +26,7 @@ import random
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -147,6 +148,7 @@ class Stack:
         daphne_ports: list[int],
         workers: int,
         extra_env: dict[str, str] | None = None,
+        daphne_args: tuple[str, ...] = (),
     ) -> None:
         self.workdir = workdir
         self.queue = f"mayi-bench-{uuid.uuid4().hex[:6]}"
@@ -180,6 +182,7 @@ class Stack:
                     str(port),
                     "-v",
                     "0",
+                    *daphne_args,
                     "mayi_site.asgi:application",
                 ],
                 port=port,
@@ -401,8 +404,10 @@ def make_tables(
 class HttpConnection:
     """HTTP/1.1 keep-alive over asyncio streams (the standard library has no async client)."""
 
-    def __init__(self, port: int) -> None:
-        self.port = port
+    def __init__(self, port: int, tls: ssl.SSLContext | None = None) -> None:
+        self.port, self.tls = port, tls
+        # Through a TLS proxy (bench/proxy_check.py) the site is "localhost", as in its cert.
+        self.host = "localhost" if tls is not None else "127.0.0.1"
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -415,11 +420,16 @@ class HttpConnection:
         self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
     ) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1",
+                self.port,
+                ssl=self.tls,
+                server_hostname=self.host if self.tls is not None else None,
+            )
         assert self.reader is not None
         head = [
             f"{method} {path} HTTP/1.1",
-            f"Host: 127.0.0.1:{self.port}",
+            f"Host: {self.host}:{self.port}",
             f"Content-Length: {len(body)}",
         ]
         head += [f"{k}: {v}" for k, v in (headers or {}).items()]
@@ -528,6 +538,7 @@ class Player:
         stop_at: float,
         slow_turns: float = 0.0,
         start_after: float = 0.0,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.start_after = start_after
         self.cred, self.port, self.think, self.rng = cred, port, think, rng
@@ -537,7 +548,8 @@ class Player:
         self.view: dict[str, Any] | None = None
         self.version = -1
         self.changed = asyncio.Event()
-        self.http = HttpConnection(port)
+        self.http = HttpConnection(port, tls)
+        self.tls = tls
         self.connected = asyncio.Event()
         self.socket_up = False
         self.last_heard = time.time()
@@ -554,9 +566,13 @@ class Player:
         backoff = 0.2
         while time.time() < self.stop_at:
             try:
+                host, tls = self.http.host, self.tls
+                # Through the TLS proxy: "localhost" in the URI and the cert, 127.0.0.1 dialled.
+                through = {"ssl": tls, "host": "127.0.0.1"} if tls is not None else {}
                 async with websockets.connect(
-                    f"ws://127.0.0.1:{self.port}/ws/tables/{self.cred.table_id}/",
-                    origin=f"http://127.0.0.1:{self.port}",
+                    f"{'wss' if tls else 'ws'}://{host}:{self.port}/ws/tables/{self.cred.table_id}/",
+                    origin=f"{'https' if tls else 'http'}://{host}:{self.port}",
+                    **through,  # type: ignore[arg-type]
                     additional_headers={"Cookie": f"sessionid={self.cred.session}"},
                     max_size=2**22,
                     ping_interval=None,
@@ -624,6 +640,16 @@ class Player:
                 continue
             self.ledger.latencies.append((time.time(), time.perf_counter() - sent))
             self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
+            if status in (502, 504) and dropped < 5 and time.time() < self.stop_at:
+                # A proxy's "bad gateway": the process it sent the move to went away, maybe
+                # after applying it. As for a dropped connection: unknown, and the retry at
+                # the same version is a harmless 409 if it did apply. (The site never answers
+                # 502 or 504 itself.)
+                self.ledger.unknown.append((self.cred.table_id, version + 1, action))
+                dropped += 1
+                self.ledger.dropped += 1
+                await asyncio.sleep(0.5)
+                continue
             payload = json.loads(data) if data[:1] == b"{" else None
             if status == 503 and not retried_503:
                 retried_503 = True
@@ -723,6 +749,7 @@ async def play_all(
     slow_turns: float = 0.0,
     during: Any = None,
     arrivals_per_s: float = 100.0,
+    tls: ssl.SSLContext | None = None,
 ) -> list[Ledger]:
     """Every seat's client, table i on ports[i % len(ports)] (seats of one table are split
     across the daphne processes too when there are several: seat s of table i on
@@ -746,6 +773,7 @@ async def play_all(
                     stop_at=stop_at,
                     slow_turns=slow_turns,
                     start_after=len(players) / arrivals_per_s,
+                    tls=tls,
                 )
             )
     tasks = [asyncio.create_task(p.run()) for p in players]

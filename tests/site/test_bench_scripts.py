@@ -16,6 +16,7 @@ SCRIPTS = {
     "bench/drills/redis_outage.py": ["--outage", "--redis-port"],
     "bench/drills/daphne_restart.py": ["--restarts", "--signal", "--daphne-processes"],
     "bench/drills/db_terminate.py": ["--every", "--database-url"],
+    "bench/proxy_check.py": ["--proxy", "--tables", "--seconds", "--database-url"],
 }
 
 

@@ -1,0 +1,89 @@
+"""The fault drills of bench/drills/ and the proxy check, short, against the real stack.
+
+Each runs as ./scripts/test's third pass (CI's PostgreSQL + Redis run, beside the other two):
+its own daphne, Celery worker and beat, a redis-server of its own and a database of its own,
+dropped and made afresh; bot clients play through real HTTP and websockets while the fault
+happens. Each ends with the drills' check (bench/harness.py ``check_run``): no acknowledged
+move lost, none applied twice, every window closed once, no deadline overdue, every table
+replays from its seed; and no answer was a 500. The longer runs quoted in docs/RELIABILITY.md
+are the same scripts with their default sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.skipif(
+        not DATABASE_URL.startswith("postgres"), reason="the drills run on PostgreSQL"
+    ),
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
+]
+
+# Small enough for CI (about a minute each), long enough for the fault to land mid-game.
+DRILLS = {
+    "celery_kill": ["--tables", "4", "--seconds", "20", "--kills", "1"],
+    "daphne_restart": ["--tables", "4", "--seconds", "20", "--restarts", "1"],
+    "redis_outage": ["--tables", "4", "--seconds", "30", "--outage", "10"],
+    "db_terminate": ["--tables", "4", "--seconds", "20", "--every", "3"],
+}
+
+
+def database_for(name: str) -> str:
+    return DATABASE_URL.rsplit("/", 1)[0] + f"/mayi_drill_{name}"
+
+
+def run(script: str, args: list[str]) -> tuple[int, Any, str]:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    out = done.stdout
+    start = min((i for i in (out.find("{"), out.find("[")) if i >= 0), default=-1)
+    report = json.loads(out[start:]) if start >= 0 else None
+    return done.returncode, report, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("drill", sorted(DRILLS))
+def test_a_short_drill_loses_and_doubles_nothing(drill: str) -> None:
+    code, report, log = run(
+        f"bench/drills/{drill}.py", [*DRILLS[drill], "--database-url", database_for(drill)]
+    )
+    assert report is not None, log
+    check = report["check"]
+    assert check["ok"], check["problems"]
+    assert check["acknowledged_moves"] > 0, "nobody played"
+    assert "500" not in report["clients"]["statuses"], report["clients"]["statuses"]
+    assert code == 0, log
+
+
+@pytest.mark.skipif(
+    shutil.which("nginx") is None or shutil.which("caddy") is None,
+    reason="needs nginx and caddy (apt-get install nginx caddy; ./scripts/test does in CI)",
+)
+def test_the_shipped_proxy_configs_serve_the_site_through_a_restart() -> None:
+    code, reports, log = run(
+        "bench/proxy_check.py",
+        ["--tables", "4", "--seconds", "20", "--database-url", database_for("proxy")],
+    )
+    assert reports is not None, log
+    for report in reports:
+        failed = {name: c for name, c in report["checks"].items() if not c["ok"]}
+        assert not failed, f"{report['proxy']}: {json.dumps(failed)[:2000]}"
+    assert code == 0, log

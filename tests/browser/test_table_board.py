@@ -312,3 +312,27 @@ def test_a_finger_reorders_my_hand_and_lays_off_on_a_phone(live_server, browser,
         shoot(page, "touch-layoff")
     finally:
         page.context.close()
+
+
+def test_the_dealer_button_leaves_a_phone_seat_its_whole_name(live_server, browser, alice, pool):
+    # Four seats side by side on a phone: the dealer's "D" sits on the card's corner, as a dealer
+    # button on a real table, instead of taking room from a short name on its line.
+    state = {**BOARD, "dealer": 1, "buys": [0, 2, 1, 0], "scores": [[0, 15, 30, 5]]}
+    table_id, _ = pool.submit(arranged_table, alice, seats=4, **state).result()
+    page = signed_in_page(browser, live_server.url, alice, **PHONE_TOUCH)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#players .seat .badge.dealer")
+        dealer = page.locator("#players .seat:has(.badge.dealer)")
+        name = dealer.locator(".seat-name strong")
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth")
+        assert dealer.locator(".seat-name").evaluate("e => e.scrollWidth <= e.clientWidth")
+        chip = page.locator("#players .badge.dealer").bounding_box()
+        card = dealer.bounding_box()
+        assert chip is not None and card is not None
+        assert (
+            chip["y"] < card["y"] + 4 and chip["x"] + chip["width"] > card["x"] + card["width"] - 4
+        )
+        shoot(page, "board-dealer-button")
+    finally:
+        page.context.close()

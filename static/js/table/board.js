@@ -34,7 +34,7 @@ export function Seats({ s }) {
           <span class=${`dot ${online}`} title=${online === "bot" ? (level ? aBot(level) : "a bot") : online}></span>
           <strong>${seatName(meta, p)}</strong>${p === mine ? html` <span class="you">(you)</span>` : ""}
           ${level ? html` <span class="badge level-badge" title=${`plays at the ${level} level`}>${level}</span>` : ""}
-          ${view.dealer_seat === p ? html` <span class="badge" title="dealer">D</span>` : ""}
+          ${view.dealer_seat === p ? html` <span class="badge dealer" title="dealer">D</span>` : ""}
           ${seat.expelled ? html` <span class="badge" title="a bot plays this seat">bot plays</span>` : ""}
         </div>
         <div class="seat-hand"><${Fan} count=${view.hand_sizes[p]} /><span class="hand-count" title="cards in hand">${view.hand_sizes[p]}</span></div>

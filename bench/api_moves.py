@@ -248,12 +248,14 @@ def run_phase(
     }
 
 
-def start_workers(workers: int, env: dict[str, str]) -> tuple[int, list[subprocess.Popen[bytes]]]:
+def start_workers(
+    workers: int, env: dict[str, str], port: int = 0
+) -> tuple[int, list[subprocess.Popen[bytes]]]:
     """``workers`` daphne processes accepting on one listening socket (the kernel spreads the
-    connections), so the server uses every core despite the GIL."""
+    connections), so the server uses every core despite the GIL. ``port`` 0: any free one."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind(("127.0.0.1", port))
     sock.listen(512)
     port = int(sock.getsockname()[1])
     daphne = ROOT / ".venv" / "bin" / "daphne"

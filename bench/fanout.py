@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/fanout.py [--tables 100] [--seats 4] [--seconds 20] [--rate 20]
         [--workers 1] [--database-url postgres://postgres@127.0.0.1:5432/mayi_bench]
-        [--redis-url redis://127.0.0.1:6379/2] [--no-timers]
+        [--redis-url redis://127.0.0.1:6379/2] [--no-timers] [--port 0]
 
 The README's production mode: PostgreSQL, Redis (the channel layer), daphne with DEBUG off.
 It drops and recreates the database (the bench's own), migrates it and makes ``--tables`` tables of ``--seats`` people each (every seat
@@ -310,6 +310,7 @@ def main() -> None:
         help="moves POSTed to daphne (default), or committed by the driver process itself",
     )
     parser.add_argument("--no-timers", action="store_true", help="skip part two")
+    parser.add_argument("--port", type=int, default=0, help="daphne's (default: any free port)")
     args = parser.parse_args()
 
     env = {**server_env(args.database_url), "REDIS_URL": args.redis_url}
@@ -330,7 +331,7 @@ def main() -> None:
         if getattr(conn, "pool", None) is not None:
             conn.close_pool()
     speed_before = machine_speed()
-    port, procs = start_workers(args.workers, env)
+    port, procs = start_workers(args.workers, env, args.port)
     try:
         start_at = time.time() + 5 + args.tables * args.seats / 200  # after every socket is open
         measure_from = start_at + args.warmup

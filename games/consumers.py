@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from pydantic import TypeAdapter, ValidationError
@@ -81,6 +82,16 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
     user_group: str | None = None
     # Set once a refusal closed the socket: messages still queued for it are dropped.
     closing = False
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels' own dispatch first runs close_old_connections in the one thread-sensitive
+        # thread, for every message to every socket: a thread hop, queued behind the other
+        # sockets' hops, per frame. Every database read of this consumer goes through
+        # database_sync_to_async, which closes old connections around its own call anyway.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

@@ -1,8 +1,10 @@
 """ASGI entry point, served by daphne: HTTP through Django, websockets through Channels.
 
 Websockets pass the origin check first (the Origin header must name one of ALLOWED_HOSTS, so
-another site's page cannot open a socket with our visitor's cookie), then the session and user
-middleware, then the routes in games/routing.py.
+another site's page cannot open a socket with our visitor's cookie), then the cookie and
+session middleware, then the routes in games/routing.py. No ``scope["user"]``: the consumer
+checks the session's user itself on every read (accounts/sessions.py), so Channels'
+AuthMiddleware only cost each handshake a thread hop and two queries whose answer went unused.
 """
 
 import gc
@@ -36,9 +38,9 @@ django_asgi_app = http_application()
 # (bench/api_moves.py), at no cost in throughput.
 sys.setswitchinterval(float(os.environ.get("MAYI_SWITCH_INTERVAL", "0.001")))
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -47,7 +49,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

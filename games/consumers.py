@@ -27,6 +27,7 @@ _action = TypeAdapter(ActionIn)
 _read = database_sync_to_async(live.table_read, thread_sensitive=False)
 _frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
 _changed_frame = database_sync_to_async(live.changed_frame, thread_sensitive=False)
+_changed_frames = database_sync_to_async(live.changed_frames, thread_sensitive=False)
 _touch = database_sync_to_async(live.touch, thread_sensitive=False)
 _chat_read = database_sync_to_async(chat.chat_read, thread_sensitive=False)
 _chat_frame = database_sync_to_async(chat.chat_frame_for_session, thread_sensitive=False)
@@ -41,6 +42,13 @@ _SHARED_READS_MAX = 4096
 # The same for the log's moves: {(table_id, table version read, socket's version): future}.
 # A table's sockets had the same version before a change (the last frame), so one read.
 _shared_moves: dict[tuple[int, int, int], asyncio.Future] = {}
+# The frames of all of a table's sockets in this process after a change, built in one thread
+# hop with one query for their sessions: {(table_id, version): future of {socket: (the
+# version it had, its frame or Refused)}}. A hop and a session query per socket per change
+# were most of daphne's cost per frame (docs/PERFORMANCE.md).
+_shared_frames: dict[tuple[int, int], asyncio.Future] = {}
+# This process's open sockets of each table: {table_id: sockets}.
+_sockets: dict[int, set[TableConsumer]] = {}
 # And for a chat message pushed to a table's sockets: {(message id, push): future of its read}.
 _shared_chat: dict[tuple[int, int], asyncio.Future] = {}
 
@@ -60,6 +68,21 @@ def _shared(cache: dict, key: Any, make: Any) -> asyncio.Future:
 
 def shared_read(table_id: int, version: int) -> asyncio.Future:
     return _shared(_shared_reads, (table_id, version), lambda: _read(table_id))
+
+
+def shared_frames(table_id: int, version: int) -> asyncio.Future:
+    return _shared(_shared_frames, (table_id, version), lambda: _frames_of(table_id, version))
+
+
+async def _frames_of(table_id: int, version: int) -> dict[TableConsumer, tuple[int, Any]]:
+    # The sockets that still need this version, each with the version it has now: its log is
+    # the moves after that one.
+    sockets = [s for s in _sockets.get(table_id, ()) if not s.closing and s.version < version]
+    had = [s.version for s in sockets]
+    answers = await _changed_frames(
+        table_id, [(s._session_key(), v) for s, v in zip(sockets, had, strict=True)]
+    )
+    return {s: (v, a) for s, v, a in zip(sockets, had, answers, strict=True)}
 
 
 def shared_chat(message_id: int, sent: int) -> asyncio.Future:
@@ -106,6 +129,7 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
         # join would otherwise be missed; one committed after the read is a newer version.
         self.group = broadcast.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        _sockets.setdefault(self.table_id, set()).add(self)
         self.session_group = broadcast.session_group(self._session_key())
         if self.session_group is not None:
             # Logging out closes this socket at once (games.broadcast.on_logged_out).
@@ -117,6 +141,11 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
         await self.push(since=since, seen=True)
 
     async def disconnect(self, code: int) -> None:
+        mine = _sockets.get(self.table_id)
+        if mine is not None:
+            mine.discard(self)
+            if not mine:
+                del _sockets[self.table_id]
         if self.version >= 0 and not self.closing:
             # "Since you last looked": the version this socket showed (not on every frame).
             await _closed(
@@ -139,12 +168,18 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
         # Coalesce: a frame already sent at this version or later makes this one redundant.
         if event["version"] <= self.version or self.closing:
             return
-        # The table is read once for all of its sockets in this process; the session is
-        # checked again for every change (the seated users come with that read).
+        # The frames of all of the table's sockets in this process are built together, from one
+        # read of the table; each socket's session is checked again for every change.
         try:
-            table, seats = await shared_read(self.table_id, event["version"])
-            moves = await shared_moves(table, self.version)
-            frame = await _changed_frame(table, seats, self._session_key(), moves)
+            batch = await shared_frames(self.table_id, event["version"])
+            had, frame = batch.get(self, (None, None))
+            if had != self.version:
+                # Opened, or sent a newer frame, since the batch was taken: a frame of its own.
+                table, seats = await shared_read(self.table_id, event["version"])
+                moves = await shared_moves(table, self.version)
+                frame = await _changed_frame(table, seats, self._session_key(), moves)
+            if isinstance(frame, live.Refused):
+                raise frame
         except live.Refused as exc:
             await self.refuse(exc)
             return

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from accounts.sessions import session_user
+from accounts.sessions import session_user, session_users
 from games import presence, ratelimits, services
 
 logger = logging.getLogger("games.live")
@@ -70,6 +70,38 @@ def changed_frame(
     return frame_for(table, seats, user, moves=moves)
 
 
+def changed_frames(
+    table_id: int, sockets: list[tuple[str | None, int]]
+) -> list[dict[str, Any] | Refused]:
+    """:func:`changed_frame` for each of a process's sockets of a table, given as (session
+    key, version it had), in one go: one read of the table, one of the log's moves per
+    version the sockets had, one query for all their sessions, one read of the seats' online
+    marks. Each socket's answer is its
+    frame or the Refused it gets (signed out, no longer allowed); a table that is gone raises
+    Refused for all."""
+    table, seats = table_read(table_id)
+    known = {seat.user_id: seat.user for seat in seats if seat.user_id is not None}
+    users = session_users((key for key, _ in sockets), known)
+    for user in users.values():
+        if user is not None:
+            presence.mark_online(user.pk)  # before the marks are read, as frame_for does
+    online = services.table_online(seats)
+    moves: dict[int, list[Any]] = {}
+    out: list[dict[str, Any] | Refused] = []
+    for key, since in sockets:
+        user = users.get(key) if key else None
+        if user is None:
+            out.append(Refused(CLOSE_SIGNED_OUT, "signed out"))
+            continue
+        if since not in moves:
+            moves[since] = moves_since(table, None if since < 0 else since)
+        try:
+            out.append(frame_for(table, seats, user, moves=moves[since], online=online))
+        except Refused as exc:
+            out.append(exc)
+    return out
+
+
 def frame_for(
     table: Any,
     seats: list[Any],
@@ -77,16 +109,18 @@ def frame_for(
     *,
     since: int | None = None,
     moves: list[Any] | None = None,
+    online: services.OnlineMarks | None = None,
 ) -> dict[str, Any]:
     """The frame of ``user`` (signed in) from a read of the table and its seats, with the log
-    of the moves after version ``since`` (or the given ``moves``)."""
+    of the moves after version ``since`` (or the given ``moves``), and the seats' ``online``
+    marks if read already."""
     # A socket that gets frames is a player at the page: no reminder emails (games/presence.py).
     presence.mark_online(user.pk)
     try:
         services.table_check_access(table, seats, user)
     except services.NotSeated as exc:
         raise Refused(CLOSE_FORBIDDEN, exc.message) from None
-    payload = services.table_payload(table, seats, user, since=since, moves=moves)
+    payload = services.table_payload(table, seats, user, since=since, moves=moves, online=online)
     return {"type": "table", "version": table.version, **payload}
 
 

@@ -21,6 +21,7 @@ from .orders import seat_set_buy_order
 from .play import table_close_buy_window, table_submit_action, table_timeout_turn
 from .play_now import PLAY_NOW_WINDOW_SECONDS, table_play_now
 from .queries import (
+    OnlineMarks,
     seat_of,
     table_check_access,
     table_get_for_user,
@@ -28,6 +29,7 @@ from .queries import (
     table_list_open,
     table_log_page,
     table_meta,
+    table_online,
     table_payload,
     table_read,
     table_view,
@@ -40,6 +42,7 @@ from .vacation import vacation_days_left, vacation_end, vacation_start
 
 __all__ = [
     "PLAY_NOW_WINDOW_SECONDS",
+    "OnlineMarks",
     "Lobby",
     "LobbyEntry",
     "lobby_for_user",
@@ -72,6 +75,7 @@ __all__ = [
     "table_meta",
     "table_check_access",
     "table_payload",
+    "table_online",
     "table_read",
     "table_rematch",
     "table_start",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -148,11 +149,13 @@ def table_payload(
     *,
     since: int | None = None,
     moves: Sequence[Move] | None = None,
+    online: OnlineMarks | None = None,
 ) -> dict[str, Any]:
     """The table, the user's view and the log of the moves after version ``since`` (or the
-    given ``moves``: see games/services/log.py)."""
+    given ``moves``: see games/services/log.py). ``online``: the seats' online marks, read
+    once for several payloads of one read (table_online); read here without it."""
     meta = table_meta(table, seats, user)
-    _mark_online(meta, seats)
+    _mark_online(meta, seats, online if online is not None else table_online(seats))
     return {
         "table": meta,
         "view": table_view(table, seats, user),
@@ -160,15 +163,29 @@ def table_payload(
     }
 
 
-def _mark_online(meta: dict[str, Any], seats: list[Seat]) -> None:
+@dataclass(frozen=True)
+class OnlineMarks:
+    """Which of a table's seated people are online; ``by_user`` None when the cache cannot
+    tell."""
+
+    by_user: dict[int, bool] | None
+
+
+def table_online(seats: list[Seat]) -> OnlineMarks:
+    """The online marks of the seats' people: one cache read."""
+    people = sorted({s.user_id for s in seats if s.user_id is not None and not s.is_bot})
+    return OnlineMarks(presence.online_many(people))
+
+
+def _mark_online(meta: dict[str, Any], seats: list[Seat], marks: OnlineMarks) -> None:
     """Each person's seat says whether they are online (the table page's dot): a socket or a
     request within MAYI_ONLINE_SECONDS. A bot's seat says ``None``, and so does every seat
     when the cache cannot tell."""
     people = {s.position: s.user_id for s in seats if s.user_id is not None and not s.is_bot}
-    online = presence.online_many(sorted(set(people.values())))
+    online = marks.by_user
     for seat in meta["seats"]:
         user_id = people.get(seat["position"])
-        seat["online"] = None if online is None or user_id is None else online[user_id]
+        seat["online"] = None if online is None or user_id is None else online.get(user_id)
 
 
 def _position(seats: list[Seat], user: User | AnonymousUser) -> int | None:

@@ -5,8 +5,9 @@ stock, or the seed.
 A table of one person and bots, watched by a spectator. The person plays through the HTTP API
 (the heuristic bot's choice, or now and then any of the engine's legal actions); after every
 answer the spectator reads the table (as the page polls, with the log since its version), and
-both get the websocket frame their socket would be sent (``games.live.changed_frame``, the
-consumer's own function, with the moves since the socket's version, as the consumer reads them). Every recorded payload is then
+both get the websocket frame their socket would be sent (``games.live.changed_frame`` and
+``changed_frames``, the consumer's own functions, with the moves since the socket's version, as
+the consumer reads them). Every recorded payload is then
 checked against the game at that moment, rebuilt by replaying the move log from the seed:
 "public" is every card that lay face up (discard pile, melds, the card on offer) in this round,
 so a card taken from the pile may be named; anything else in another hand or the stock may not.
@@ -144,6 +145,12 @@ def test_no_payload_of_a_whole_game_leaks_a_hidden_card_or_the_seed(
         moves = live.moves_since(table, before)
         for seat, key in sessions.items():
             sent.append((seat, "socket frame", live.changed_frame(table, seats, key, moves)))
+        # And as the consumer builds them for all of a table's sockets at once.
+        together = live.changed_frames(table_id, [(key, before) for key in sessions.values()])
+        assert all(isinstance(frame, dict) for frame in together), together
+        sent += [
+            (seat, "socket frames", frame) for seat, frame in zip(sessions, together, strict=True)
+        ]
         game.catch_up()
         audit_all(game, sent)
     else:

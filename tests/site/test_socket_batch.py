@@ -1,0 +1,123 @@
+"""The frames of a table's sockets built together (games/consumers.py ``shared_frames``): the
+sessions of all of them checked in one query (accounts.sessions.session_users), each socket
+answered exactly what its own frame (games.live.changed_frame) would have been."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts.sessions import session_user, session_users
+from games import engine, live, presence, services
+from tests.live.wsutil import session_for
+
+pytestmark = pytest.mark.django_db
+
+
+def started(host: Any, *others: Any, public: bool) -> Any:
+    table = services.table_create(host=host, seats=len(others) + 1, public=public)
+    for user in others:
+        services.table_join(user=user, invite_code=table.invite_code)
+    return services.table_start(user=host, table_id=table.pk, seed="batch")
+
+
+def test_session_users_answer_as_session_user_for_each_kind_of_session(
+    alice, bob, carol, charlie, django_user_model
+):
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", "x-Pass-123456")
+    keys = {name: session_for(user) for name, user in [("alice", alice), ("bob", bob)]}
+    keys["logged out"] = session_for(carol)
+    Session.objects.filter(session_key=keys["logged out"]).delete()
+    keys["expired"] = session_for(charlie)
+    Session.objects.filter(session_key=keys["expired"]).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    keys["password changed"] = session_for(dave)
+    dave.set_password("another-Pass-654321")
+    dave.save()
+    keys["inactive"] = session_for(bob)
+    bob_inactive = django_user_model.objects.get(pk=bob.pk)
+    keys["garbage"] = "not-a-session-key"
+
+    alone = {name: session_user(key) for name, key in keys.items()}
+    assert alone["alice"] == alice and alone["bob"] == bob
+    assert [name for name, user in alone.items() if user is None] == [
+        "logged out",
+        "expired",
+        "password changed",
+        "garbage",
+    ]
+    together = session_users(list(keys.values()) + [None, ""])
+    assert {name: together[key] for name, key in keys.items()} == alone
+    assert set(together) == set(keys.values())
+
+    # The known users (a table's seats, just read) are used as they are: an inactive one is
+    # refused without its row being read again.
+    bob_inactive.is_active = False
+    known = {alice.pk: alice, bob.pk: bob_inactive}
+    assert session_users([keys["inactive"], keys["alice"]], known) == {
+        keys["inactive"]: None,
+        keys["alice"]: alice,
+    }
+    assert session_user(keys["inactive"], known) is None
+
+
+def test_session_users_read_every_session_in_one_query(alice, bob, carol):
+    keys = [session_for(user) for user in (alice, bob, carol) for _ in range(2)]
+    known = {user.pk: user for user in (alice, bob, carol)}
+    with CaptureQueriesContext(connection) as captured:
+        users = session_users(keys, known)
+    assert [users[key] for key in keys] == [alice, alice, bob, bob, carol, carol]
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+
+
+def test_changed_frames_give_each_socket_its_own_frame(alice, bob, carol, charlie):
+    table = started(alice, bob, carol, public=False)
+    before = table.version
+    mover = [alice, bob, carol][engine.active_seat(table.state)]
+    services.table_submit_action(
+        table_id=table.pk,
+        user=mover,
+        action={"type": "draw", "source": "stock"},
+        expect_version=before,
+    )
+    signed_out = session_for(carol)
+    Session.objects.filter(session_key=signed_out).delete()
+    sockets = [
+        (session_for(alice), before),
+        (session_for(bob), before),
+        (session_for(bob), -1),  # a second tab, with the whole recent log
+        (session_for(charlie), before),  # not seated at a private table
+        (signed_out, before),
+        (None, before),
+    ]
+    for user in (alice, bob, carol, charlie):
+        presence.mark_online(user.pk)  # as each frame does, so that the seats' dots agree
+    answers = live.changed_frames(table.pk, sockets)
+
+    read, seats = services.table_read(table_id=table.pk)
+    for (key, since), answer in zip(sockets[:3], answers[:3], strict=True):
+        moves = live.moves_since(read, None if since < 0 else since)
+        assert answer == live.changed_frame(read, seats, key, moves)
+    assert [a["table"]["my_seat"] for a in answers[:3]] == [0, 1, 1]  # type: ignore[index]
+    assert answers[0]["view"]["hand"] == read.state["hands"][0]  # type: ignore[index]
+    assert answers[1]["view"]["hand"] == read.state["hands"][1]  # type: ignore[index]
+    refused = answers[3:]
+    assert all(isinstance(a, live.Refused) for a in refused), refused
+    assert [a.code for a in refused] == [  # type: ignore[union-attr]
+        live.CLOSE_FORBIDDEN,
+        live.CLOSE_SIGNED_OUT,
+        live.CLOSE_SIGNED_OUT,
+    ]
+
+
+def test_changed_frames_of_a_table_that_is_gone_refuse_every_socket():
+    with pytest.raises(live.Refused) as refused:
+        live.changed_frames(10**9, [("whatever", 0)])
+    assert refused.value.code == live.CLOSE_NOT_FOUND

@@ -12,9 +12,9 @@ of bench/load.py do (``bench.harness.decide`` on each seat's last frame), each o
 - ``request``: ``POST /api/tables/<id>/actions`` with the seat's bearer token through Django's
   test client (the middleware, the view, the service, the commit; the broadcast goes to the
   in-memory channel layer, or to Redis with ``--redis-url``);
-- ``frames``: what daphne does for the table's sockets after the commit: the table read and
-  the log's moves once (shared by the sockets, games/consumers.py), and for each socket the
-  frame of its session's user (``games.live.changed_frame``) encoded as the socket sends it.
+- ``frames``: what daphne does for the table's sockets after the commit: the frames of all of
+  them built together (``games.live.changed_frames``, as games/consumers.py does: one table
+  read, one log read, one sessions query), each encoded as the socket sends it.
 
 A window answer ("no thanks") is an action too, as under load. Prints one JSON object: CPU ms
 (``time.process_time``) per action for each part, per run, and the median and spread over the
@@ -108,14 +108,13 @@ def main() -> int:
     encode = json.JSONEncoder(ensure_ascii=False).encode  # what channels' send_json does
 
     def frames(table_id: int, creds: list[Any], since: int) -> list[dict[str, Any]]:
-        table, seats = live.table_read(table_id)
-        moves = live.moves_since(table, None if since < 0 else since)
-        out = []
-        for seat in creds:
-            frame = live.changed_frame(table, seats, seat.session, moves)
+        # As the consumer builds them: all of the table's sockets in one go.
+        out = live.changed_frames(table_id, [(seat.session, since) for seat in creds])
+        for frame in out:
+            if not isinstance(frame, dict):
+                raise SystemExit(f"a socket refused: {frame}")
             encode(frame)
-            out.append(frame)
-        return out
+        return out  # type: ignore[return-value]
 
     # Every seat's current view (its first frame, as a socket opening gets it).
     views: dict[int, list[dict[str, Any]]] = {

@@ -5,6 +5,7 @@ again in the page's JavaScript.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -25,8 +26,18 @@ def meld_groups(
     >>> meld_groups(["w9A", "w7M", "w2I", "w7A", "w7Y", "w?", "w4I", "w5I", "w6I"], 1, 1, BGA_CARDS)
     [('book', ['w7M', 'w7A', 'w7Y']), ('run', ['w2I', 'w?', 'w4I', 'w5I', 'w6I'])]
     """
+    return [(kind, list(group)) for kind, group in _meld_groups(tuple(cards), books, runs, cs)]
+
+
+# A hand changes only when its seat plays, but every frame of every socket groups it again:
+# remembered per hand and contract (a pure function of them), the search runs about once per
+# move instead of once per frame (bench/action_cpu.py). Bounded: a few hands per live table.
+@lru_cache(maxsize=8192)
+def _meld_groups(
+    cards: tuple[str, ...], books: int, runs: int, cs: CardSet
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not cards or books + runs == 0:
-        return []
+        return ()
     parsed = [parse_card(c) for c in cards]
     combos = sorted(
         (c for c in product(range(books + 1), range(runs + 1)) if c != (0, 0)),
@@ -39,9 +50,9 @@ def meld_groups(
         out = []
         for (kind, _, _), group in zip(plans, assign_ids(cards, plans), strict=True):
             found = classify(group)
-            out.append((kind, found[1]["cards"] if found else group))
-        return out
-    return []
+            out.append((kind, tuple(found[1]["cards"] if found else group)))
+        return tuple(out)
+    return ()
 
 
 def hand_melds(state: State, seat: int) -> list[dict[str, Any]]:

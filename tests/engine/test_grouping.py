@@ -91,3 +91,21 @@ def test_through_bot_games_every_group_is_a_meld_of_the_seat_s_own_cards(ruleset
             st, _ = apply(st, acting[0], choose_action(st, acting[0]))
         else:
             st, _ = apply(st, None, {"type": "close_window"})
+
+
+def test_remembered_groupings_are_the_search_s_own_and_not_shared_between_callers():
+    from games.engine.cards import BGA_CARDS
+    from games.engine.grouping import _meld_groups, meld_groups
+
+    hands = [
+        *new_game(4, "grouping-memo")["hands"],
+        ["w5M", "w5A", "w5Y", "w5I", "w6I", "w7I", "w8I", "w12Y"],
+    ]
+    assert meld_groups(hands[-1], 2, 1, BGA_CARDS), "a hand with melds is among them"
+    for seat, hand in enumerate(hands):
+        fresh = _meld_groups.__wrapped__(tuple(hand), 2, 1, BGA_CARDS)
+        first = meld_groups(hand, 2, 1, BGA_CARDS)
+        assert first == [(kind, list(group)) for kind, group in fresh], seat
+        for _, group in first:
+            group.append("w1M")  # a caller changing its answer changes no later answer
+        assert meld_groups(hand, 2, 1, BGA_CARDS) == [(k, list(g)) for k, g in fresh]

@@ -8,7 +8,9 @@
   among equals it sheds the dearest, keeps cards that would lengthen its melds at the
   lay-down, and does not feed the seats that collect that number or letter.
 - It takes the discard or buys it only when the card brings the contract nearer (buying
-  less once the hand is big, and not at all when the round may soon end).
+  less once the hand is big, and not at all when the round may soon end). With one point a
+  card (rook) it also takes a discard that only adds outs, and buys up to four cards over
+  the deal (``bot_tuning``).
 - Once down it lays off its dearest cards first, then discards the dearest card nobody's
   meld will take, keeping those one place from a run's end.
 - When someone is close to going out, or the stock may run out for good, the hand's penalty

@@ -39,6 +39,23 @@ def test_rook_bot_swaps_a_natural_that_fits_nowhere_else_then_lays_the_wild_off(
     assert action["type"] == "lay_off" and action["card"] == "x*"
 
 
+def test_rook_strong_takes_a_discard_that_only_adds_outs():
+    # Three cards short either way, but the green 4 beside the green 2 opens a second run
+    # (and more outs): with one point a card the strong bot takes it (bot_tuning's
+    # FLAT_PENALTIES); the margin of the other rulesets would draw from the stock.
+    hand = "y13Y x10G y2G x12K y2K x13R x2R"
+    st = make_state(players=4, round=2, ruleset="rook", hands={0: hand}, discard="y4G")
+    assert choose_action(st, 0, "strong") == {"type": "draw", "source": "discard"}
+
+
+def test_rook_strong_buys_a_third_time_for_a_book():
+    # Four cards over the deal (two purchases made): a third purchase completing a book still
+    # pays at one point a card (bot_tuning's FLAT_PENALTIES; the default stops at two over).
+    hand = "x5R y5K x9G x1Y x3R x7K x11G x13Y x14R x2K"
+    st = make_state(players=4, round=1, ruleset="rook", active=0, hands={1: hand}, discard="x5G")
+    assert choose_action(st, 1, "strong") == {"type": "may_i"}
+
+
 def test_the_active_bot_waits_while_its_stock_draw_is_on_sale():
     st = make_state(players=4, round=2, ruleset="classic", discard="p4C", active=0)
     st, _ = act(st, 0, "draw", source="stock")

@@ -4,16 +4,35 @@ services, whose state is then replaced by one built with tests/engine/helpers.ma
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
-from django.db import connection
+from django.db import OperationalError, connection
 
 from games import services
 from games.models import Seat, Table
 from tests.engine.helpers import make_state
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+
+def submit_as_a_client(**kwargs: Any) -> Any:
+    """``services.table_submit_action`` from a test's thread while the page's server reads the
+    same table. On the shared in-memory SQLite of the tests a write that meets another thread's
+    read fails at once with "database table is locked" (no busy wait there); the site answers
+    that 503 ``unavailable`` and a client tries again, as this does."""
+    for attempt in range(50):
+        try:
+            return services.table_submit_action(**kwargs)
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 49:
+                raise
+            connection.close()
+            time.sleep(0.05)
+    raise AssertionError("unreachable")
+
+
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
 

@@ -23,6 +23,7 @@ from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Seat, Table
 from tests.browser.pages import signed_in_page, wait_for_js
+from tests.browser.tables import submit_as_a_client
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -143,7 +144,7 @@ def _play_moves(table_id: int, users: dict[int, Any], watcher: int, count: int) 
             seat = next((s for s in to_act if s != watcher), to_act[0])
             action = choose_action(table.state, seat)
             assert action is not None, (seat, table.state["phase"])
-            services.table_submit_action(
+            submit_as_a_client(
                 table_id=table_id, user=users[seat], action=action, expect_version=table.version
             )
         return Table.objects.get(pk=table_id)
@@ -287,7 +288,7 @@ def _play_humans(table_id: int, users: dict[int, Any], count: int) -> Table:
             table = Table.objects.get(pk=table_id)
             seat = next(s for s in engine.seats_to_act(table.state) if s in users)
             action = choose_action(table.state, seat)
-            services.table_submit_action(
+            submit_as_a_client(
                 table_id=table_id, user=users[seat], action=action, expect_version=table.version
             )
         return Table.objects.get(pk=table_id)

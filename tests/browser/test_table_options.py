@@ -25,7 +25,7 @@ from games import engine, services
 from games.engine.bots import choose_action
 from games.models import Table
 from tests.browser.pages import signed_in_page, wait_for_js
-from tests.browser.tables import OFFER, arranged_table, shoot
+from tests.browser.tables import OFFER, arranged_table, shoot, submit_as_a_client
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -218,7 +218,7 @@ def _long_game(alice: Any, moves: int) -> int:
                 break
             if 0 not in engine.seats_to_act(table.state):
                 raise AssertionError("the bots wait on nobody but alice")
-            services.table_submit_action(
+            submit_as_a_client(
                 table_id=table.pk,
                 user=alice,
                 action=choose_action(table.state, 0),

@@ -27,6 +27,7 @@ from tests.browser.tables import (
     no_sideways_scroll,
     serious_violations,
     shoot,
+    submit_as_a_client,
 )
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
@@ -372,7 +373,7 @@ def _others_move(table_id: int, users: dict[int, Any], me: Any, count: int) -> i
     """Moves by the human seats (bot policy), until ``count`` of them were not ``me``'s."""
     from django.db import connection
 
-    from games import engine, services
+    from games import engine
     from games.engine.bots import choose_action
 
     try:
@@ -380,7 +381,7 @@ def _others_move(table_id: int, users: dict[int, Any], me: Any, count: int) -> i
         while theirs < count:
             table = Table.objects.get(pk=table_id)
             seat = next(s for s in engine.seats_to_act(table.state) if s in users)
-            services.table_submit_action(
+            submit_as_a_client(
                 table_id=table_id,
                 user=users[seat],
                 action=choose_action(table.state, seat),

@@ -14,7 +14,9 @@
 - Once down it lays off its dearest cards first, then discards the dearest card nobody's
   meld will take, keeping those one place from a run's end.
 - When someone is close to going out, or the stock may run out for good, the hand's penalty
-  weighs more than its plans.
+  weighs more than its plans. How close a down seat is, by the cards it holds, is the
+  tuning's (``bot_tuning``): with the standard pack's rules (no lay-off on the lay-down turn)
+  it counts little until one card is left, since each card beyond the last needs a turn.
 """
 
 from __future__ import annotations
@@ -106,13 +108,16 @@ def _extends(a: Analysis, card: str) -> bool:
 
 def urgency(state: State, seat: int) -> float:
     """0..1: how soon the round may end with this hand counted. Another seat down with one,
-    two or three cards may go out at its next turn; a stock that cannot be rebuilt again ends
-    the round when it runs out (the stock's size and its rebuilds are public)."""
+    two or three cards may go out soon (how soon: the tuning's ``urgency_left``); a stock that
+    cannot be rebuilt again ends the round when it runs out (the stock's size and its rebuilds
+    are public)."""
     level = 0.0
+    by_left = tuning_for(ruleset_of(state)).urgency_left
     for s in range(state["players"]):
         if s != seat and state["down"][s]:
-            left = len(state["hands"][s])
-            level = max(level, 1.0 if left <= 1 else 0.8 if left == 2 else 0.5 if left == 3 else 0)
+            left = max(1, len(state["hands"][s]))
+            if left <= len(by_left):
+                level = max(level, by_left[left - 1])
     if state.get("finisher") is not None:
         return 1.0  # rook's last turns: this is the last one
     level = max(level, stock_urgency(state))

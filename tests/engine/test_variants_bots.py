@@ -72,3 +72,19 @@ def test_heuristic_beats_random(ruleset):
         assert not problems
         totals = final["totals"]
         assert (totals[0] + totals[2]) / 2 < totals[1]
+
+
+def test_petras_strong_keeps_building_while_the_down_seat_holds_three_cards():
+    # Seat 1 is down with three cards it could not lay off: it needs two more turns at least,
+    # so seat 0 keeps its pair of aces (half of its contract) and sheds its dearest single.
+    # (Under bga's weights three cards left already counts as the round's end: the ace goes.)
+    st = make_state(
+        players=4,
+        round=1,
+        active=0,
+        phase="play",
+        ruleset="petras",
+        hands={0: "pAS pAH p7D p7C p2H p3C p4D p5S p6H p8C p9D", 1: "q3S q4H q5H"},
+        melds={1: "pKS pKH pKD | qJS qJH qJD"},
+    )
+    assert choose_action(st, 0, "strong") == {"type": "discard", "card": "p9D"}

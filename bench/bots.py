@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/bots.py --level strong --against baseline --games 400
     .venv/bin/python bench/bots.py --level normal --against normal --games 100   # all one level
+    .venv/bin/python bench/bots.py --level strong --against normal,easy,normal --games 100  # a mix
 
 One seat (game g: seat g % players) plays ``--level``, the others ``--against`` (``baseline`` is
-the frozen heuristic that was the site's only bot, ``games/engine/bots_baseline.py``). For
+the frozen heuristic that was the site's only bot, ``games/engine/bots_baseline.py``; a comma
+list gives the other seats their levels in turn, clockwise from the tested seat). For
 each ruleset it prints one JSON line: the tested seat's win share (a shared first place counts
 as a win; parity is 1/players), its mean total against the others' mean, the share of rounds
 nobody went out of, and the time the tested seat's bot took per turn (every decision of one
@@ -38,7 +40,11 @@ MAX_ACTIONS = 20000
 def play(task: tuple[str, int, str, str, int, str]) -> dict:
     ruleset, g, level, against, players, seed = task
     tested = g % players
-    levels = [level if s == tested else against for s in range(players)]
+    others = against.split(",")
+    levels = [
+        level if s == tested else others[((s - tested) % players - 1) % len(others)]
+        for s in range(players)
+    ]
     state = new_game(players, f"{seed}:{ruleset}:{g}", ruleset)
     turn_ms: list[float] = []
     turn_cpu_ms: list[float] = []

@@ -160,3 +160,63 @@ def test_strong_keeps_its_hand_cheap_when_someone_may_go_out():
     )
     action = choose_action(st, 0, "strong")
     assert action["type"] == "discard" and action["card"] in ("w13M", "w11A")
+
+
+# -- bga: MAYI melds that draw replacements (issue 15: rounds that end with nobody out) ------
+# A MAYI meld made before the contract is down draws four replacement cards from the stock; four
+# strong bots that made every one ran the stock dry before anyone was out in 44% of rounds.
+MAYI_HAND = "w4M w5A w6Y w7I w1M w9A w11Y w13I"
+HOLDERS = ["easy", "strong"]  # normal makes every one at once, as the baseline does
+
+
+@pytest.mark.parametrize("level", HOLDERS)
+def test_bots_keep_a_mayi_meld_for_after_the_lay_down_while_nobody_drains_the_stock(level):
+    st = make_state(players=4, round=3, active=0, phase="draw", hands={0: MAYI_HAND})
+    assert choose_action(st, 0, level)["type"] == "draw"
+    # normal and the frozen yardstick meld at once.
+    assert choose_action(st, 0, "normal")["type"] == "mayi_meld"
+    assert choose_action(st, 0, "baseline")["type"] == "mayi_meld"
+
+
+@pytest.mark.parametrize("level", HOLDERS)
+def test_bots_meld_once_another_seat_drew_replacements(level):
+    # Seat 2 tabled a MAYI meld before its contract: the stock is being drained anyway.
+    st = make_state(
+        players=4,
+        round=3,
+        active=0,
+        phase="draw",
+        hands={0: MAYI_HAND},
+        mayi={2: "w8M w8A w8Y w8I"},
+    )
+    assert choose_action(st, 0, level)["type"] == "mayi_meld"
+
+
+@pytest.mark.parametrize("level", HOLDERS)
+def test_bots_meld_at_once_when_down(level):
+    # Down, a MAYI meld draws nothing: the hand only shrinks.
+    st = make_state(
+        players=4,
+        round=3,
+        active=0,
+        phase="play",
+        hands={0: "w4M w5A w6Y w7I w13I"},
+        melds={0: "w1A w2A w3A w4A | w8Y w9Y w10Y w11Y"},
+    )
+    assert choose_action(st, 0, level)["type"] == "mayi_meld"
+
+
+@pytest.mark.parametrize("level", HOLDERS)
+def test_a_mayi_meld_tabled_after_the_contract_drew_nothing(level):
+    # Seat 1 melded its MAYI meld once down (no replacements) and seat 0 once before: seat 0
+    # keeps its second one.
+    st = make_state(
+        players=4,
+        round=3,
+        active=0,
+        phase="draw",
+        hands={0: MAYI_HAND},
+        melds={1: "w1Y w2Y w3Y w4Y | w8I w9I w10I w11I"},
+        mayi={1: "w8M b8A w8Y b8I", 0: "b9M b9A b9Y b9I"},
+    )
+    assert choose_action(st, 0, level)["type"] == "draw"

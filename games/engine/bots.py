@@ -13,10 +13,10 @@ hand, the table, the discard pile and the public history of pick-ups (``bot_plan
   someone is close to going out.
 - ``normal`` is the heuristic that was the site's only bot (``bots_baseline``), which no
   longer buys when the stock is about to run out and plays bga's round 7 out like ``strong``.
-  It still makes every MAYI meld at once: holding them back as ``strong`` does ends four
-  normal bots' rounds, but costs it its parity with three baselines (docs/PERFORMANCE.md).
-- ``easy`` is ``normal`` with no buying, one turn in three a careless discard, and the MAYI
-  melds held back as ``strong`` does (``bot_strong.makes_mayi_meld``).
+  It still makes every MAYI meld at once: holding them back as ``strong`` does
+  (``bot_strong.makes_mayi_meld``) ends four normal bots' rounds, but costs it its parity
+  with three baselines (docs/PERFORMANCE.md).
+- ``easy`` is ``normal`` with no buying, and one turn in three a careless discard.
 - ``baseline`` (alias ``heuristic``) and ``random`` are ``bots_baseline`` unchanged: the
   yardsticks of ``bench/bots.py`` and of tests that replay their decisions.
 """
@@ -26,10 +26,10 @@ from __future__ import annotations
 from . import bots_baseline as baseline
 from .bot_endgame import endgame_step, last_card_rule
 from .bot_plan import penalty_of
-from .bot_strong import makes_mayi_meld, stock_urgency, strong_action
+from .bot_strong import stock_urgency, strong_action
 from .bots_baseline import fallback_action
 from .cards import is_wild_card
-from .legal import contract_melds, lay_offs_allowed
+from .legal import lay_offs_allowed
 from .rng import SeededStream
 from .state import State, ruleset_of
 from .turns import swapped_in_hand
@@ -70,8 +70,6 @@ def _easy_action(state: State, seat: int) -> dict | None:
     action = _normal_action(state, seat)
     if action is None:
         return None
-    if action["type"] == "mayi_meld" and not makes_mayi_meld(state, seat):
-        return _heuristic_keeping_meld(state, seat, action["cards"])
     if action["type"] == "may_i":
         return {"type": "no_thanks"}
     if action["type"] == "discard" and not swapped_in_hand(state, seat):
@@ -113,30 +111,3 @@ def _normal_action(state: State, seat: int) -> dict | None:
             "card": max((c for c in hand if c != key), key=lambda c: (penalty_of(rules, c), c)),
         }
     return action
-
-
-def _heuristic_keeping_meld(state: State, seat: int, meld: list[str]) -> dict:
-    """The heuristic's turn (``easy``) of a seat not down yet that keeps its MAYI meld in
-    hand for after the lay-down (``makes_mayi_meld``): its draw, its lay-down, or a discard
-    that is not one of the meld's cards."""
-    knobs = baseline.POLICIES["heuristic"]
-    if state["phase"] == "draw":
-        top = state["discard"][-1] if state["discard"] else None
-        if top is not None and baseline._wants_card(state, seat, top, knobs):
-            return {"type": "draw", "source": "discard"}
-        return {"type": "draw", "source": "stock"}
-    if baseline._might_lay_down(state, seat):
-        melds = contract_melds(state, seat)
-        if melds is not None:
-            return {"type": "lay_down", "melds": melds}
-    hand = state["hands"][seat]
-    if last_card_rule(state) and len(hand) == 1:
-        return {"type": "pass"}
-    worst = baseline._worst_card({**state, "hands": _with_hand(state, seat, meld)}, seat)
-    return {"type": "discard", "card": worst}
-
-
-def _with_hand(state: State, seat: int, kept: list[str]) -> list[list[str]]:
-    """The hands with ``seat``'s ``kept`` cards left out (none left out if nothing else)."""
-    hand = [c for c in state["hands"][seat] if c not in kept] or state["hands"][seat]
-    return [hand if s == seat else h for s, h in enumerate(state["hands"])]

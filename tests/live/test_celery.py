@@ -87,11 +87,13 @@ def test_a_killed_worker_loses_no_deadline_and_doubles_none(start_worker, alice,
     first.kill()
     assert not closings(table)
     start_worker()
+    ready = timezone.now()  # start_worker returns once the worker says it is ready
     found = wait_for(lambda: closings(table), 3 + 10, "the window's timer after the restart")
     assert len(found) == 1
     # The new worker's sweep fired it (the killed worker's task is only redelivered after the
-    # visibility timeout, and then finds nothing to do).
-    late = (found[0].created - table.window_deadline).total_seconds()
+    # visibility timeout, and then finds nothing to do), a sweep or two after the deadline or
+    # after the worker came up, whichever was later (a loaded machine starts it slowly).
+    late = (found[0].created - max(table.window_deadline, ready)).total_seconds()
     assert late < 5, late
     time_passes(4 * SWEEP_SECONDS)
     assert len(closings(table)) == 1

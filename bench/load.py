@@ -85,7 +85,9 @@ def client_process(
     )
     seen = [sorted(led.seen.items()) for led in ledgers]
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    out.put((ledgers, seen, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime))
+    # The seed (1, 2, ...) says which part of the tables this was: the parts arrive in the order
+    # their processes finish, and their seats must be matched with their own tables.
+    out.put((seed, ledgers, seen, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime))
 
 
 def notified(
@@ -199,7 +201,8 @@ def main() -> None:
             proc.start()
         measure_from = time.time() + connect_allowance
         stop_at = measure_from + args.seconds
-        collected = [results.get(timeout=args.seconds + connect_allowance + 120) for _ in procs]
+        arrived = [results.get(timeout=args.seconds + connect_allowance + 120) for _ in procs]
+        collected = [part[1:] for part in sorted(arrived, key=lambda part: part[0])]
         for proc in procs:
             proc.join(30)
         memory = stack.peak_memory_mb()

@@ -3,13 +3,14 @@
 Public interface (docs/ARCHITECTURE.md): meld checks, the contract solver, scoring, and the
 state machine (``new_game``, ``apply``, ``view``, ``IllegalMove``), plus for bots and the
 platform ``legal_actions``, ``seats_to_act``, ``answerers``, ``choose_action``,
-``standing_answer`` and the questions of ``query.py`` (``active_seat``, ``clock_seat``,
-``card_on_offer``...), so that the site never reads a state's keys.
+``concrete_action`` (a timeout as it is recorded: with its bot's plays), ``standing_answer``
+and the questions of ``query.py`` (``active_seat``, ``clock_seat``, ``card_on_offer``...), so
+that the site never reads a state's keys.
 """
 
 from __future__ import annotations
 
-from .actions import PLATFORM_ACTIONS, apply
+from .actions import PLATFORM_ACTIONS, apply, concrete_action
 from .bots import choose_action
 from .contract import find_contract
 from .errors import IllegalMove
@@ -47,6 +48,7 @@ __all__ = [
     "card_on_offer",
     "choose_action",
     "clock_seat",
+    "concrete_action",
     "find_contract",
     "hand_melds",
     "hand_penalty",

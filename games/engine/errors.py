@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "not_your_turn": "another seat is to play",
     "platform_only": "close_window and timeout are sent by the platform only",
     "sale_pending": "the discard is on sale first; the stock draw completes after the sale",
+    "timeout_plays": "a timeout's recorded plays go on after the turn ended, or leave it unfinished",
     "turn_over": "the turn is over: it ends when the open window closes",
     "unknown_action": "no action has this type",
     "unknown_meld": "no meld on the table has this id",

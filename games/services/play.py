@@ -133,8 +133,9 @@ def table_timeout_turn(
         change = Transition(table=table, seats=seats, state=_state(table), turn_changed=True)
         try:
             level = timeout_level(table)
-            # The level is part of the move, so a replay plays the timed-out turn the same way
-            # (a timeout naming none plays the heuristic that "normal" was before issue 15).
+            # The move records the level and the actions its bot played (Transition.apply:
+            # engine.concrete_action), so a replay plays the timed-out turn the same way
+            # whatever the bots' code is by then.
             change.apply(None, {"type": "timeout", "level": level})
         except engine.IllegalMove as exc:
             return _drop_deadline(table, "turn_deadline", exc)

@@ -83,7 +83,12 @@ class Transition:
             )
 
     def apply(self, seat: int | None, action: dict[str, Any], *, by_bot: bool = False) -> None:
-        """Apply one action through the engine (raises IllegalMove, changing nothing)."""
+        """Apply one action through the engine (raises IllegalMove, changing nothing).
+
+        The move records the action in its concrete form (``engine.concrete_action``): a
+        timeout carries the plays its bot made, so replaying the log never asks a bot, and a
+        later change to a bot changes no old game."""
+        action = engine.concrete_action(self.state, seat, action)
         self.state, events = engine.apply(self.state, seat, action)
         self.record(seat, action, events, by_bot)
 

@@ -372,3 +372,27 @@ def top(state: State) -> str | None:
 def next_stock(state: State, k: int = 1) -> list[str]:
     """The next ``k`` cards the stock will give, in draw order."""
     return state["stock"][::-1][:k]
+
+
+def contrary_bot(state: State, seat: int, *_: Any) -> dict | None:
+    """A bot that plays otherwise than every level: it takes the pile's top when it may, lays
+    nothing down and throws its last card away (the stand-in for "the bots' code changed")."""
+    from games.engine import legal_actions
+    from games.engine.bots import fallback_action
+
+    actions = legal_actions(state, seat)
+    for kind in ("discard", "pass", "draw"):
+        found = [a for a in actions if a["type"] == kind]
+        if found:
+            return found[-1]
+    return fallback_action(state, seat) if actions else None
+
+
+def change_the_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every bot level (easy, normal, strong and the frozen heuristic) play
+    :func:`contrary_bot`."""
+    from games.engine import bots, bots_baseline
+
+    monkeypatch.setattr(bots_baseline, "choose_action", contrary_bot)
+    monkeypatch.setattr(bots, "_normal_action", contrary_bot)
+    monkeypatch.setattr(bots, "strong_action", contrary_bot)

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games import engine, services
+from games.engine.records import initial_state
 from games.models import Move, Seat, Table
 
 from .conftest import error_of
@@ -82,7 +83,13 @@ def test_a_timed_out_turn_is_played_at_the_tables_timeout_level(alice, level):
     table.refresh_from_db()
     assert services.table_timeout_turn(table_id=table.pk, now=timezone.now() + LATER)
     timeout = Move.objects.filter(table=table, seat=None, action__type="timeout").get()
-    # The level is in the move, "normal" too (replays play the same turn; a timeout naming no
-    # level is an older move, played by the heuristic that "normal" was then).
+    # The level is in the move, "normal" too, with the actions that level's bot played: a
+    # replay applies those and asks no bot (a timeout without plays is an older move).
+    plays = timeout.action.pop("plays")
     assert timeout.action == {"type": "timeout", "level": level or "normal"}
+    state = initial_state(table.state)
+    for move in Move.objects.filter(table=table, seq__lt=timeout.seq).order_by("seq"):
+        state, _ = engine.apply(state, move.seat, move.action)
+    bare = {"type": "timeout", "level": level or "normal"}
+    assert engine.concrete_action(state, None, bare)["plays"] == plays
     assert Seat.objects.get(table=table, user=alice).missed_turns == 1

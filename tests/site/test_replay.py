@@ -136,3 +136,51 @@ def test_verify_game_checks_the_commitment_and_the_deals(finished):
 def test_verify_game_refuses_a_game_in_play(three_player_game):
     with pytest.raises(CommandError, match="not finished"):
         call_command("verify_game", str(three_player_game.pk), stdout=io.StringIO())
+
+
+def test_a_game_with_timeouts_replays_the_same_after_the_bots_change(bot_game, alice, monkeypatch):
+    """The turn clock runs out on alice until she is expelled; the bots finish the game. Each
+    timeout's move holds the actions its bot played, so the replay page, ``verify_game`` and
+    the stored events stay the same when the bots' code changes afterwards."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.engine.helpers import change_the_bots
+
+    from .test_clocks import LATER, wait_for_own_turn
+
+    table = bot_game
+    for strike in range(1, table.options["strikes"] + 1):
+        now = timezone.now() + LATER * strike
+        table = wait_for_own_turn(table, now)
+        now += timedelta(seconds=table.options["turn_seconds"] + 1)
+        assert services.table_timeout_turn(table_id=table.pk, now=now)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    timeouts = list(Move.objects.filter(table=table, action__type="timeout").order_by("seq"))
+    assert len(timeouts) == table.options["strikes"]
+    for move in timeouts:
+        assert move.seat is None and move.action["level"] == "normal"
+        plays = move.action["plays"]
+        assert plays and plays[0]["type"] in ("draw", "mayi_meld")
+        # The events are what they were: timed_out, then the plays' own, marked auto, then the
+        # platform's strike (and expulsion).
+        kinds = [e["type"] for e in move.events]
+        assert kinds[0] == "timed_out" and kinds[-1] in ("strike", "expelled")
+        auto = [e for e in move.events[1:] if e["type"] not in ("strike", "expelled")]
+        assert auto and all(e.get("auto") for e in auto)
+
+    change_the_bots(monkeypatch)
+    moves = list(Move.objects.filter(table=table).order_by("seq"))
+    result = verify_game(table.state, [(m.seat, m.action) for m in moves], table.seed_sha256)
+    assert result.ok, result.problem
+    html = page(alice, f"/tables/{table.pk}/replay/").content.decode()
+    assert "Verified:" in html and "clock runs out" in html
+    out = io.StringIO()
+    call_command("verify_game", str(table.pk), stdout=out)
+    assert "replay: OK" in out.getvalue()
+    # Without the plays the same log no longer rebuilds the game: what the bots' change did
+    # to every old game with a timeout.
+    bare = [(m.seat, {k: v for k, v in m.action.items() if k != "plays"}) for m in moves]
+    assert not verify_game(table.state, bare, table.seed_sha256).ok

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.requests import SignedInRequest
@@ -182,12 +183,13 @@ def table_buy_order(request: SignedInRequest, table_id: int) -> HttpResponse:
             limit=limit,
         )
     except ValueError:
-        messages.error(request, "The number of buys must be a whole number.")
+        messages.error(request, "The number of buys must be a whole number.", extra_tags="orders")
     except services.ServiceError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, exc.message, extra_tags="orders")
     else:
-        messages.success(request, "Standing order saved.")
-    return redirect("table", table_id=table_id)
+        messages.success(request, "Standing order saved.", extra_tags="orders")
+    # Back to the box, open, the answer in it (the page's top is a screen away on a phone).
+    return redirect(reverse("table", args=[table_id]) + "#orders")
 
 
 def invite_page(request: HttpRequest, code: str) -> HttpResponse:

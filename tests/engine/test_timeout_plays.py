@@ -13,7 +13,9 @@ from games.engine import IllegalMove, apply, concrete_action, new_game
 from games.engine.actions import MAX_AUTO_STEPS
 from games.engine.bots import LEVELS, choose_action, fallback_action
 from games.engine.legal import answerers
+from games.engine.recorded import timeouts_with_plays
 from games.engine.records import replay
+from games.engine.simulate import play_game
 
 from .helpers import change_the_bots, make_state, refused
 
@@ -204,3 +206,61 @@ def test_old_bare_timeouts_still_replay(level):
     assert {k: v for k, v in new.items() if k != "moves"} == {
         k: v for k, v in st.items() if k != "moves"
     }
+
+
+# -- old timeouts made concrete from their events (games/engine/recorded.py) ------------------
+def old_game(ruleset: str, seed: str) -> tuple[dict, list]:
+    """Bots of three levels play a game in which a fifth of the turns time out, recorded bare
+    as before: ``(final, [(seat, action, events)])``."""
+    log: list = []
+    final, _, _ = play_game(
+        4,
+        seed,
+        ruleset,
+        policies=("normal", "strong", "easy"),
+        checks=False,
+        timeouts=0.2,
+        record=log,
+    )
+    state = new_game(4, seed, ruleset)
+    out = []
+    for seat, action in log:
+        state, events = apply(state, seat, action)
+        out.append((seat, action, events))
+    assert state == final
+    return final, out
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("changed", [False, True])
+def test_old_timeouts_get_their_plays_from_their_events(ruleset, changed, monkeypatch):
+    final, log = old_game(ruleset, f"old-{ruleset}")
+    bare = [i for i, (s, a, _) in enumerate(log) if s is None and a["type"] == "timeout"]
+    assert len(bare) > 20
+    if changed:
+        change_the_bots(monkeypatch)  # found from the events, not by asking the bots again
+    found = timeouts_with_plays(final, log)
+    assert found.problem is None
+    assert sorted(found.actions) == bare
+    rewritten = [(s, found.actions.get(i, a)) for i, (s, a, _) in enumerate(log)]
+    change_the_bots(monkeypatch)
+    *_, (rebuilt, _) = replay(new_game(4, f"old-{ruleset}", ruleset), rewritten)
+    assert rebuilt == final
+
+
+def test_a_log_that_does_not_rebuild_the_game_is_left_alone():
+    final, log = old_game("bga", "old-broken")
+    i = next(i for i, (s, a, _) in enumerate(log) if s is None and a["type"] == "timeout")
+    seat, action, events = log[i]
+    # Events no action makes (a discard of a card the seat does not hold).
+    forged = [*events[:1], {"type": "discarded", "seat": 9, "card": "w1M", "auto": True}]
+    found = timeouts_with_plays(final, [*log[:i], (seat, action, forged), *log[i + 1 :]])
+    assert found.problem and f"move {i + 1}" in found.problem
+    # A stored state the log does not reach.
+    other = dict(final, totals=[t + 1 for t in final["totals"]])
+    assert "does not rebuild" in (timeouts_with_plays(other, log).problem or "")
+    # Once rewritten, there is nothing more to do (and a second run finds the same game).
+    first = timeouts_with_plays(final, log)
+    done = [(s, first.actions.get(n, a), e) for n, (s, a, e) in enumerate(log)]
+    again = timeouts_with_plays(final, done)
+    assert again.problem is None and again.actions == {}

@@ -184,3 +184,61 @@ def test_a_game_with_timeouts_replays_the_same_after_the_bots_change(bot_game, a
     # to every old game with a timeout.
     bare = [(m.seat, {k: v for k, v in m.action.items() if k != "plays"}) for m in moves]
     assert not verify_game(table.state, bare, table.seed_sha256).ok
+
+
+def test_old_timeouts_get_their_plays_and_replay_after_the_bots_change(
+    bot_game, alice, monkeypatch
+):
+    """A game whose timeouts were recorded bare (as before plays were), then the bots change:
+    it no longer replays, until ``manage.py record_timeout_plays`` gives each timeout the
+    plays its events show."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.engine.helpers import change_the_bots
+
+    from .test_clocks import LATER, wait_for_own_turn
+
+    table = bot_game
+    for strike in range(1, table.options["strikes"] + 1):
+        now = timezone.now() + LATER * strike
+        table = wait_for_own_turn(table, now)
+        now += timedelta(seconds=table.options["turn_seconds"] + 1)
+        assert services.table_timeout_turn(table_id=table.pk, now=now)
+    table.refresh_from_db()
+    timeouts = Move.objects.filter(table=table, action__type="timeout")
+    recorded = {m.pk: m.action for m in timeouts}
+    for move in timeouts:
+        Move.objects.filter(pk=move.pk).update(action={"type": "timeout", "level": "normal"})
+
+    def replays() -> bool:
+        moves = Move.objects.filter(table=table).order_by("seq").values_list("seat", "action")
+        return verify_game(table.state, list(moves), table.seed_sha256).ok
+
+    change_the_bots(monkeypatch)
+    assert not replays(), "an old game with a timeout, after the bots changed"
+    out = io.StringIO()
+    call_command("record_timeout_plays", "--dry-run", stdout=out)
+    assert "1 table(s)" in out.getvalue() and "3 timeout(s) would get their plays" in out.getvalue()
+    assert not replays()
+    out = io.StringIO()
+    call_command("record_timeout_plays", stdout=out)
+    assert "3 timeout(s) got their plays" in out.getvalue()
+    assert replays()
+    assert {m.pk: m.action for m in timeouts} == recorded, "the very plays the platform recorded"
+    out = io.StringIO()
+    call_command("record_timeout_plays", stdout=out)
+    assert "0 table(s)" in out.getvalue()
+
+    # A table whose log does not rebuild its state is left as it was, and named.
+    move = timeouts.first()
+    assert move is not None
+    Move.objects.filter(pk=move.pk).update(action={"type": "timeout", "level": "normal"})
+    Table.objects.filter(pk=table.pk).update(state={**table.state, "totals": [0, 0, 0]})
+    with pytest.raises(CommandError):
+        call_command("record_timeout_plays", stdout=(out := io.StringIO()))
+    assert f"table {table.pk} left as it was" in out.getvalue()
+    assert Move.objects.get(pk=move.pk).action == {"type": "timeout", "level": "normal"}
+    Move.objects.filter(pk=move.pk).update(action=recorded[move.pk])
+    Table.objects.filter(pk=table.pk).update(state=table.state)  # for the suite's check

@@ -9,8 +9,9 @@
   lay-down, and does not feed the seats that collect that number or letter.
 - It takes the discard or buys it only when the card brings the contract nearer (buying
   less once the hand is big, and not at all when the round may soon end). With one point a
-  card (rook) it also takes a discard that only adds outs, and buys up to four cards over
-  the deal (``bot_tuning``).
+  card (rook) it also takes a discard that only adds outs, buys up to four cards over the
+  deal, and with the round's end near still buys a card that completes its contract when it
+  has a turn to come (``bot_tuning``).
 - Once down it lays off its dearest cards first, then discards the dearest card nobody's
   meld will take, keeping those one place from a run's end.
 - When someone is close to going out, or the stock may run out for good, the hand's penalty
@@ -286,19 +287,34 @@ def _takes(state: State, seat: int, card: str) -> bool:
 
 
 def _buys(state: State, seat: int, card: str) -> bool:
-    if state["down"][seat] or urgency(state, seat) >= 0.3:
+    if state["down"][seat]:
         return False
     rules = ruleset_of(state)
+    late = urgency(state, seat) >= 0.3
+    if late and not (tuning_for(rules).late_buys and _turn_to_come(state, seat)):
+        return False
     hand = state["hands"][seat]
     extra = len(hand) - rules.deal_size(state["round"])
     if extra > (4 if rules.max_buys_per_round is not None else tuning_for(rules).extra_cap):
         return False
+    w = _Weigh(state, seat)
+    if late:
+        # The round may end soon: only a card that completes the contract pays (the seat
+        # lays down on its next turn, keeping out of its hand the cards of its melds).
+        return w.analysis([*hand, card]).dist == 0
     if parse_card(card)[0] == WILD_RANK:
         return True
-    w = _Weigh(state, seat)
     # The unknown penalty card costs its likely penalty; the hand grows by two.
     gain = w.value([*hand, card]) - w.value(hand) - w.w_pen * 7.0
     return gain > w.t.buy_margin
+
+
+def _turn_to_come(state: State, seat: int) -> bool:
+    """Will the seat play another turn before the round can end? In rook's last turns
+    (public: who went out, whose turn it is) only the seats still owed theirs do."""
+    if state.get("finisher") is None:
+        return True
+    return seat in (state.get("last_turns") or [])
 
 
 # -- discarding --------------------------------------------------------------------------------

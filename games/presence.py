@@ -2,7 +2,10 @@
 
 Kept in the cache (Redis in production, shared by every process) with a time to live, so
 nothing needs cleaning up. ``mark_online(user_id)`` is called by the middleware below for every
-signed-in request and by the websocket consumer; ``is_online(user_id)`` by the reminders.
+signed-in request and by the websocket consumer; ``is_online(user_id)`` by the reminders
+(always read afresh). ``online_many``, the seats' dots of a payload or a frame, answers from
+what this process learnt in the last ``KNOWN_SECONDS`` (its own marks included), so another
+process's mark or sign-out shows that much later.
 """
 
 from __future__ import annotations
@@ -21,6 +24,13 @@ logger = logging.getLogger("games.presence")
 # per minute, not one per request.
 _marked: dict[int, float] = {}
 REMARK_SECONDS = 60
+# Per process: what the cache last said of each user (or what this process last wrote), and
+# when. A table's payload and its sockets' frames read the seats' marks after every change: the
+# cache's MGET was 11% of daphne's CPU per move (bench/fanout.py, docs/PERFORMANCE.md). A mark
+# is minutes wide (MAYI_ONLINE_SECONDS, written once a minute), so an answer this many seconds
+# old is as good as a fresh one.
+KNOWN_SECONDS = 10.0
+_known: dict[int, tuple[bool, float]] = {}
 
 
 def _key(user_id: int) -> str:
@@ -34,6 +44,7 @@ def mark_online(user_id: int) -> None:
     _marked[user_id] = now
     if len(_marked) > 100_000:  # a bound, not a cache policy: forget and re-mark
         _marked.clear()
+    _remember(user_id, True, now)
     try:
         cache.set(_key(user_id), 1, timeout=settings.MAYI_ONLINE_SECONDS)
     except Exception:
@@ -46,7 +57,20 @@ def mark_online(user_id: int) -> None:
 def mark_offline(user_id: int) -> None:
     """Forget the mark (for tests, and a sign-out)."""
     _marked.pop(user_id, None)
+    _remember(user_id, False, time.monotonic())
     cache.delete(_key(user_id))
+
+
+def forget_local() -> None:
+    """Forget what this process knows of the marks (tests: the cache is emptied under it)."""
+    _marked.clear()
+    _known.clear()
+
+
+def _remember(user_id: int, online: bool, now: float) -> None:
+    if len(_known) > 100_000:  # a bound, as for _marked
+        _known.clear()
+    _known[user_id] = (online, now)
 
 
 def is_online(user_id: int) -> bool:
@@ -61,12 +85,25 @@ def online_many(user_ids: list[int]) -> dict[int, bool] | None:
     """Who of ``user_ids`` is online, in one cache read; ``None`` when the cache cannot say."""
     if not user_ids:
         return {}
-    try:
-        found = cache.get_many([_key(u) for u in user_ids])
-    except Exception:
-        logger.warning("could not read who is online", exc_info=True)
-        return None
-    return {u: bool(found.get(_key(u))) for u in user_ids}
+    now = time.monotonic()
+    answer: dict[int, bool] = {}
+    missing = []
+    for u in user_ids:
+        known = _known.get(u)
+        if known is not None and now - known[1] < KNOWN_SECONDS:
+            answer[u] = known[0]
+        else:
+            missing.append(u)
+    if missing:
+        try:
+            found = cache.get_many([_key(u) for u in missing])
+        except Exception:
+            logger.warning("could not read who is online", exc_info=True)
+            return None
+        for u in missing:
+            answer[u] = bool(found.get(_key(u)))
+            _remember(u, answer[u], now)
+    return {u: answer[u] for u in user_ids}
 
 
 class PresenceMiddleware:

@@ -55,9 +55,11 @@ def _fresh_rate_limits(request: pytest.FixtureRequest) -> None:
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    from games import ratelimits
+    from games import presence, ratelimits
 
     ratelimits.reset()
+    # What a process remembers of the online marks outlives the test too (games/presence.py).
+    presence.forget_local()
     if isinstance(caches["default"], LocMemCache):
         # Other counters (django-ratelimit's, chat and reports) are keyed by user id, which
         # SQLite gives out again after a rollback. Redis is never flushed: it may carry a broker.

@@ -80,7 +80,7 @@ async def _frames_of(table_id: int, version: int) -> dict[TableConsumer, tuple[i
     sockets = [s for s in _sockets.get(table_id, ()) if not s.closing and s.version < version]
     had = [s.version for s in sockets]
     answers = await _changed_frames(
-        table_id, [(s._session_key(), v) for s, v in zip(sockets, had, strict=True)]
+        table_id, [(s._session_key(), v) for s, v in zip(sockets, had, strict=True)], version
     )
     return {s: (v, a) for s, v, a in zip(sockets, had, answers, strict=True)}
 

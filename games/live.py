@@ -71,22 +71,31 @@ def changed_frame(
 
 
 def changed_frames(
-    table_id: int, sockets: list[tuple[str | None, int]]
+    table_id: int, sockets: list[tuple[str | None, int]], version: int | None = None
 ) -> list[dict[str, Any] | Refused]:
     """:func:`changed_frame` for each of a process's sockets of a table, given as (session
     key, version it had), in one go: one read of the table, one of the log's moves per
     version the sockets had, one query for all their sessions, one read of the seats' online
     marks. Each socket's answer is its
     frame or the Refused it gets (signed out, no longer allowed); a table that is gone raises
-    Refused for all."""
-    table, seats = table_read(table_id)
-    known = {seat.user_id: seat.user for seat in seats if seat.user_id is not None}
+    Refused for all.
+
+    ``version``: the version announced. When this process committed it (a request or a
+    socket's action here), the table, seats and moves as committed stand for the table read
+    and the log read of the sockets that had the version before (games/services/recent.py)."""
+    moves: dict[int, list[Any]] = {}
+    recent = services.table_recent_commit(table_id, version) if version is not None else None
+    if recent is not None:
+        table, seats = recent.table, recent.seats
+        moves[table.version - 1] = list(recent.moves)
+    else:
+        table, seats = table_read(table_id)
+    known = {seat.user_id: seat.user for seat in seats if seat.user is not None}
     users = session_users((key for key, _ in sockets), known)
     for user in users.values():
         if user is not None:
             presence.mark_online(user.pk)  # before the marks are read, as frame_for does
     online = services.table_online(seats)
-    moves: dict[int, list[Any]] = {}
     out: list[dict[str, Any] | Refused] = []
     for key, since in sockets:
         user = users.get(key) if key else None

@@ -56,10 +56,13 @@ def _fresh_rate_limits(request: pytest.FixtureRequest) -> None:
     from django.core.cache.backends.locmem import LocMemCache
 
     from games import presence, ratelimits
+    from games.services import recent
 
     ratelimits.reset()
-    # What a process remembers of the online marks outlives the test too (games/presence.py).
+    # What a process remembers of the online marks and of its last commits outlives the test
+    # too (games/presence.py, games/services/recent.py), and SQLite gives ids out again.
     presence.forget_local()
+    recent.forget()
     if isinstance(caches["default"], LocMemCache):
         # Other counters (django-ratelimit's, chat and reports) are keyed by user id, which
         # SQLite gives out again after a rollback. Redis is never flushed: it may carry a broker.

@@ -34,6 +34,7 @@ from .queries import (
     table_read,
     table_view,
 )
+from .recent import recall as table_recent_commit
 from .rematch import table_rematch
 from .seen import seat_mark_seen, seat_mark_seen_by_user
 from .selectors import seats_of
@@ -56,6 +57,7 @@ __all__ = [
     "StaleVersion",
     "TableNotFound",
     "seat_mark_seen",
+    "table_recent_commit",
     "seat_mark_seen_by_user",
     "refusal",
     "seat_of",

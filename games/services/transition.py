@@ -16,7 +16,7 @@ from games import broadcast, engine
 from games.models import BuyOrder, Move, RoundResult, Seat, Table
 from stats.services import stats_game_finished, stats_round_ended
 
-from . import clocks, enqueue, rows
+from . import clocks, enqueue, recent, rows
 from .bot_levels import bot_level
 
 logger = logging.getLogger("games.services")
@@ -187,7 +187,7 @@ class Transition:
             stats_game_finished(table=table, seats=self.seats, now=now)
         updates = [(seat, ["clock_bank"]) for seat in banks]
         rows.write([*updates, (table, TABLE_CLOCK_FIELDS)], inserts=self.moves)
-        on_commit_changed(table)
+        on_commit_changed(table, self.seats)
         return table
 
 
@@ -207,14 +207,18 @@ TABLE_CLOCK_FIELDS = [
 ]
 
 
-def on_commit_changed(table: Table) -> None:
+def on_commit_changed(table: Table, seats: list[Seat] | None = None) -> None:
     """After this transaction commits: announce the table's new version to its sockets, then
-    queue the timers of its near deadlines (if this change claimed them)."""
+    queue the timers of its near deadlines (if this change claimed them). ``seats``: a
+    Transition's commit, whose table, seats and moves the frames of this version may use as
+    they are (recent.py)."""
     table_id, version = table.pk, table.version
     deadlines = (table.window_deadline, table.turn_deadline)
     queue = table.timers_queued == version
 
     def after_commit() -> None:
+        if seats is not None:
+            recent.remember(table, seats)
         try:
             # First: the broadcast stamps the commit time as it starts.
             broadcast.table_changed(table_id, version)

@@ -4,6 +4,7 @@ answered exactly what its own frame (games.live.changed_frame) would have been."
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -121,3 +122,47 @@ def test_changed_frames_of_a_table_that_is_gone_refuse_every_socket():
     with pytest.raises(live.Refused) as refused:
         live.changed_frames(10**9, [("whatever", 0)])
     assert refused.value.code == live.CLOSE_NOT_FOUND
+
+
+def test_frames_from_this_process_s_commit_are_the_frames_of_a_fresh_read(
+    alice, bob, carol, charlie, django_capture_on_commit_callbacks
+):
+    """After a move committed here, the batch builds the frames from the table, seats and moves
+    as committed (games/services/recent.py): the JSON that a read of the table gives,
+    for every seat and a spectator, through a game with a bot's moves in the commits."""
+    from games.engine.bots import choose_action
+    from games.services import recent
+
+    table = services.table_create(host=alice, seats=4, public=True)
+    for user in (bob, carol):
+        services.table_join(user=user, table_id=table.pk)
+    services.table_fill_with_bots(user=alice, table_id=table.pk)
+    table = services.table_start(user=alice, table_id=table.pk, seed="recent")
+    people = {s.position: s.user for s in table.seats.all() if s.user_id is not None}
+    keys = [session_for(user) for user in (alice, bob, carol, charlie)]
+    for user in (alice, bob, carol, charlie):
+        presence.mark_online(user.pk)
+    recalled = 0
+    for _ in range(60):
+        read, _ = services.table_read(table_id=table.pk)
+        if engine.is_over(read.state):
+            break
+        seat = next(s for s in engine.seats_to_act(read.state) if s in people)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.table_submit_action(
+                table_id=table.pk,
+                user=people[seat],
+                action=choose_action(read.state, seat),
+                expect_version=read.version,
+            )
+        version = read.version + 1
+        sockets = [(key, read.version) for key in keys] + [(keys[0], -1)]
+        if services.table_recent_commit(table.pk, version) is not None:
+            recalled += 1
+        from_commit = live.changed_frames(table.pk, sockets, version)
+        recent.forget()
+        from_database = live.changed_frames(table.pk, sockets, version)
+        # The same JSON (PostgreSQL's jsonb gives an event's keys back in its own order).
+        assert json.loads(json.dumps(from_commit)) == json.loads(json.dumps(from_database))
+        assert all(isinstance(f, dict) and f["version"] == version for f in from_database)
+    assert recalled >= 30

@@ -218,7 +218,7 @@ def answer(st: State, seat: int, action: dict, events: list[dict]) -> None:
         window["answers"][i] = kind
         if kind == "may_i" and "calls" in window:
             window["calls"].append(seat)
-        events.append({"type": "answered", "seat": seat, "answer": kind, "card": window["card"]})
+        events.append(_answered(seat, action, window["card"]))
         resolve_window(st, events, force=False)
         return
     if st["phase"] != "draw" or not st["discard"]:
@@ -233,7 +233,16 @@ def answer(st: State, seat: int, action: dict, events: list[dict]) -> None:
     st["early"][seat] = kind
     if kind == "may_i" and "calls" in st:
         st["calls"].append(seat)
-    events.append({"type": "answered", "seat": seat, "answer": kind, "card": st["discard"][-1]})
+    events.append(_answered(seat, action, st["discard"][-1]))
+
+
+def _answered(seat: int, action: dict, card: str) -> dict:
+    event = {"type": "answered", "seat": seat, "answer": action["type"], "card": card}
+    if action.get("standing_order") is True:
+        # The platform answered by the seat's standing order: that seat's log says so
+        # (public.py keeps it from the others, who would learn the order).
+        event["standing_order"] = True
+    return event
 
 
 def _why_not_eligible(st: State, seat: int) -> str:

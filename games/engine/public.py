@@ -31,7 +31,6 @@ PUBLIC_KINDS = frozenset(
         "window_opened",  # the discard top
         "window_closed",
         "window_timer",
-        "answered",
         "declined",
         "sale_cancelled",
         "stock_rebuilt",  # its size only
@@ -70,8 +69,21 @@ def _replacements(event: dict, seat: int | None) -> dict:
     return {k: v for k, v in event.items() if k != "cards"}
 
 
-# Kinds that name a hidden card, with the seat that may see it.
-PRIVATE_KINDS = {"drew": _drew, "bought": _bought, "replacements": _replacements}
+def _answered(event: dict, seat: int | None) -> dict:
+    # The answer is public; that a standing order gave it only the answering seat sees (the
+    # others would learn, say, that it never buys).
+    if seat == event.get("seat"):
+        return dict(event)
+    return {k: v for k, v in event.items() if k != "standing_order"}
+
+
+# Kinds that name something hidden, with the seat that may see it.
+PRIVATE_KINDS = {
+    "drew": _drew,
+    "bought": _bought,
+    "replacements": _replacements,
+    "answered": _answered,
+}
 
 
 def public_event(event: dict, seat: int | None) -> dict:

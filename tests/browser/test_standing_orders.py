@@ -141,14 +141,15 @@ def test_a_never_buy_order_set_on_the_page_answers_the_next_window(
         pool.submit(_act, table_id, bob, {"type": "draw", "source": "stock"}).result()
         pool.submit(_act, table_id, carol, {"type": "no_thanks"}).result()
         wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {v + 1}")
-        assert "You said no thanks" not in page.inner_text("#log")
+        log = page.inner_text("#log")
+        assert "You said" not in log and "Your standing order" not in log
 
         # bob discards the 4I: alice may buy it, and her order says no thanks at once.
         v = _version(page)
         pool.submit(_act, table_id, bob, {"type": "discard", "card": "w4I"}).result()
         wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {v}")
-        page.wait_for_selector("#log li >> text=You said no thanks to")
-        line = page.locator("#log li", has_text="You said no thanks to").first
+        page.wait_for_selector("#log li >> text=Your standing order said no thanks to")
+        line = page.locator("#log li", has_text="Your standing order said no thanks to").first
         assert "4" in line.locator(".mini-cards").get_attribute("aria-label")
         moves = pool.submit(_moves, table_id).result()
         assert moves[-1] == (0, {"type": "no_thanks", "standing_order": True})

@@ -126,3 +126,36 @@ def test_completes_meld_agrees_with_the_meld_validator(name: str, data: hs.DataO
     assert says is _naturals_complete(hand, card), (hand, card)
     if says:
         assert completes_meld([*hand, *(c for c in cs.full_deck(2) if is_wild_card(c))], card)
+
+
+def test_an_answer_by_standing_order_says_so_to_its_seat_only() -> None:
+    from games.engine import apply
+    from games.engine.public import public_events
+
+    from .helpers import make_state
+
+    st = make_state(players=4, hands={0: "3M 4A 5Y 9I 8M 9A"}, discard="w1M w13Y")
+    early = {"type": "no_thanks", "standing_order": True}
+    st, events = apply(st, 2, early)  # early, before seat 0 draws
+    assert events == [
+        {
+            "type": "answered",
+            "seat": 2,
+            "answer": "no_thanks",
+            "card": "w13Y",
+            "standing_order": True,
+        }
+    ]
+    assert public_events(events, 2) == events
+    for seat in (0, 1, 3, None):
+        assert public_events(events, seat) == [
+            {"type": "answered", "seat": 2, "answer": "no_thanks", "card": "w13Y"}
+        ]
+    st, _ = apply(st, 0, {"type": "draw", "source": "stock"})
+    _, events = apply(st, 1, {"type": "may_i", "standing_order": True})  # in the open window
+    assert (
+        events[0]["standing_order"] is True and "standing_order" not in public_events(events, 0)[0]
+    )
+    # An answer of the seat's own carries no flag.
+    _, events = apply(st, 1, {"type": "may_i"})
+    assert "standing_order" not in events[0]

@@ -21,8 +21,11 @@ export function eventParts(e, meta, melds) {
       return e.card ? [`${w(e.seat)} drew`, C(e.card), "from the stock"] : [`${w(e.seat)} drew from the stock`];
     case "declined": return [`${w(e.seat)} left the discard for the stock`];
     case "window_opened": return ["“May I?” is open on", C(e.card)];
-    case "answered":
-      return e.answer === "may_i" ? [`${w(e.seat)} said “May I?” for`, C(e.card)] : [`${w(e.seat)} said no thanks to`, C(e.card)];
+    case "answered": {
+      // My standing order's answers say so (only my own seat's events carry the flag).
+      const by = e.standing_order && e.seat === meta.my_seat ? "Your standing order" : w(e.seat);
+      return e.answer === "may_i" ? [`${by} said “May I?” for`, C(e.card)] : [`${by} said no thanks to`, C(e.card)];
+    }
     case "window_closed": return e.buyer === null || e.buyer === undefined ? ["Nobody bought", C(e.card)] : null;
     case "bought": {
       const n = e.penalty_count === undefined ? 1 : e.penalty_count;
@@ -57,7 +60,7 @@ export function eventParts(e, meta, melds) {
     }
     case "stock_rebuilt": return ["The discard pile was shuffled into a new stock"];
     case "timed_out": return [`${w(e.seat)} ran out of time; the bot played the turn`];
-    case "strike": return [`${w(e.seat)} got a strike${e.count ? ` (${e.count})` : ""}`];
+    case "strike": return [`${w(e.seat)} got a strike${e.strikes ? ` (${e.strikes} of ${e.of})` : ""}`];
     case "expelled": return [`${w(e.seat)} was expelled; a bot plays on`];
     case "window_timer": return ["The “May I?” window's timer ran out"];
     default: return null;

@@ -795,7 +795,8 @@ def check_run(
       no person's move row is one its client neither got 200 for nor lost the answer of;
     - each table's move rows replay from its seed to its stored state;
     - every "May I?" window opened was closed exactly once, and no deadline is left overdue;
-      a turn clock that ran out played that turn once (one ``timeout`` per turn at most).
+      a turn clock that ran out played that turn once (one ``timeout`` per turn at most),
+      and its move holds the plays it made (a replay asks no bot).
     """
     from django.db import connections, transaction
     from django.utils import timezone
@@ -851,6 +852,9 @@ def check_run(
             if m.seat is None and m.action.get("type") == "close_window":
                 timer_closes += 1
             if m.seat is None and m.action.get("type") == "timeout":
+                if not m.action.get("plays"):
+                    # A replay would ask the bot again: a change to it would change this game.
+                    problems.append(f"table {table.pk}: timeout move {m.seq} without its plays")
                 # Counted against the turn it ended, before its own events start the next.
                 timeouts += 1
                 turn_timeouts += 1

@@ -390,9 +390,16 @@ def contrary_bot(state: State, seat: int, *_: Any) -> dict | None:
 
 def change_the_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make every bot level (easy, normal, strong and the frozen heuristic) play
-    :func:`contrary_bot`."""
+    :func:`contrary_bot`: wherever the engine (or the site) holds the bots' ``choose_action``,
+    and inside the bots too (whatever their own names are by then)."""
+    import sys
+
     from games.engine import bots, bots_baseline
 
+    real = bots.choose_action
+    for name, module in list(sys.modules.items()):
+        if name.startswith("games") and getattr(module, "choose_action", None) is real:
+            monkeypatch.setattr(module, "choose_action", contrary_bot)
     monkeypatch.setattr(bots_baseline, "choose_action", contrary_bot)
-    monkeypatch.setattr(bots, "_normal_action", contrary_bot)
-    monkeypatch.setattr(bots, "strong_action", contrary_bot)
+    for inner in ("_normal_action", "_easy_action", "strong_action"):
+        monkeypatch.setattr(bots, inner, contrary_bot, raising=False)

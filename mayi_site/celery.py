@@ -14,6 +14,7 @@ harmless, thanks to the row locks, but pointless)::
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
 
@@ -22,3 +23,51 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mayi_site.settings")
 app = Celery("mayi_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# Celery's methods replaced below, kept for the guard test.
+REPLACED: dict[str, Any] = {}
+
+
+def _keep_the_pool_between_tasks() -> None:
+    """Between two tasks, give the database connection back to the pool, as Django does
+    between two requests, instead of closing the whole pool.
+
+    Celery's Django fixup closes every connection before and after each task and, in a prefork
+    child with Django's pool on, closes the pool itself: each task then made a new pool, which
+    opened new PostgreSQL connections (a backend forked and authenticated for each) for a task
+    that runs one or two statements. Under bench/load.py that was most of a timer worker's CPU
+    (py-spy: 22% of its samples opening connections; docs/PERFORMANCE.md). The fork itself
+    still closes what the parent opened (``on_worker_process_init``, unchanged), and a
+    connection that failed or is unusable is closed, as after a request; the pool checks each
+    one as it hands it out (mayi_site/dbpool.py). tests/site/test_celery_config.py fails when
+    Celery changes the methods replaced here.
+    """
+    from celery.fixups.django import DjangoWorkerFixup
+
+    def release_connections(self: DjangoWorkerFixup) -> None:
+        for conn in self._db.connections.all(initialized_only=True):
+            conn.close_if_unusable_or_obsolete()
+
+    def on_task_prerun(self: DjangoWorkerFixup, sender: Any, **kwargs: Any) -> None:
+        if not getattr(sender.request, "is_eager", False):
+            release_connections(self)
+
+    def on_task_postrun(self: DjangoWorkerFixup, sender: Any, **kwargs: Any) -> None:
+        if not getattr(sender.request, "is_eager", False):
+            release_connections(self)
+            self.close_cache()
+
+    if getattr(DjangoWorkerFixup.on_task_prerun, "pooled", False):
+        return
+    REPLACED.update(
+        on_task_prerun=DjangoWorkerFixup.on_task_prerun,
+        on_task_postrun=DjangoWorkerFixup.on_task_postrun,
+        close_database=DjangoWorkerFixup.close_database,  # what they called
+    )
+    on_task_prerun.pooled = on_task_postrun.pooled = True  # type: ignore[attr-defined]
+    DjangoWorkerFixup.on_task_prerun = on_task_prerun  # type: ignore[method-assign]
+    DjangoWorkerFixup.on_task_postrun = on_task_postrun  # type: ignore[method-assign]
+
+
+_keep_the_pool_between_tasks()

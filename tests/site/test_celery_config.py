@@ -67,3 +67,58 @@ def test_the_sweep_task_fires_through_the_services(alice, monkeypatch):
     assert result["fired"] == 1
     assert Move.objects.filter(table=table, action__type="timeout").count() == 1
     assert tasks.sweep_deadlines.apply().get()["fired"] == 0
+
+
+# The sources of Celery's Django fixup methods that mayi_site/celery.py replaces (and what they
+# called), as last read: when Celery changes them, re-read _keep_the_pool_between_tasks.
+CELERY_FIXUP = {
+    "on_task_prerun": "dd8adcd71a974f40",
+    "on_task_postrun": "bf5528dff9b582d2",
+    "close_database": "886a5f0b2c37f5ba",
+}
+
+
+def test_the_celery_fixup_methods_we_replace_are_the_ones_we_read():
+    import hashlib
+    import inspect
+
+    from celery.fixups.django import DjangoWorkerFixup
+
+    from mayi_site.celery import REPLACED
+
+    now = {
+        name: hashlib.sha256(inspect.getsource(func).encode()).hexdigest()[:16]
+        for name, func in REPLACED.items()
+    }
+    assert now == CELERY_FIXUP, (
+        "Celery's DjangoWorkerFixup changed: re-read mayi_site/celery.py "
+        f"_keep_the_pool_between_tasks, then record {now}"
+    )
+    assert DjangoWorkerFixup.on_task_prerun.pooled  # type: ignore[attr-defined]
+    assert DjangoWorkerFixup.on_task_postrun.pooled  # type: ignore[attr-defined]
+
+
+def test_a_task_gives_its_connection_back_and_keeps_the_pool(monkeypatch):
+    from types import SimpleNamespace
+
+    from celery.fixups.django import DjangoWorkerFixup
+
+    released, pools_closed = [], []
+
+    class Connection:
+        def close_if_unusable_or_obsolete(self) -> None:
+            released.append(self)
+
+        def close_pool(self) -> None:
+            pools_closed.append(self)
+
+    conns = [Connection()]
+    fixup = DjangoWorkerFixup.__new__(DjangoWorkerFixup)
+    fixup._db = SimpleNamespace(
+        connections=SimpleNamespace(all=lambda initialized_only=False: conns)
+    )
+    monkeypatch.setattr(fixup, "close_cache", lambda: None, raising=False)
+    task = SimpleNamespace(request=SimpleNamespace(is_eager=False))
+    fixup.on_task_prerun(task)
+    fixup.on_task_postrun(task)
+    assert released == conns * 2 and pools_closed == []

@@ -33,7 +33,8 @@ _chat_read = database_sync_to_async(chat.chat_read, thread_sensitive=False)
 _chat_frame = database_sync_to_async(chat.chat_frame_for_session, thread_sensitive=False)
 _moves = database_sync_to_async(live.moves_since, thread_sensitive=False)
 _closed = database_sync_to_async(live.socket_closed, thread_sensitive=False)
-_user_group = database_sync_to_async(moderation_live.user_group_for_session, thread_sensitive=False)
+_socket_user = database_sync_to_async(live.socket_user, thread_sensitive=False)
+_user_frame = database_sync_to_async(live.user_frame, thread_sensitive=False)
 
 # One read of a table per announced version, shared by all its sockets in this process:
 # {(table_id, version): future of the (table, seats) read after that version committed}.
@@ -134,11 +135,20 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
         if self.session_group is not None:
             # Logging out closes this socket at once (games.broadcast.on_logged_out).
             await self.channel_layer.group_add(self.session_group, self.channel_name)
-        # A suspension or a ban closes the user's sockets at once (moderation.live).
-        self.user_group = await _user_group(self._session_key())
-        if self.user_group is not None:
-            await self.channel_layer.group_add(self.user_group, self.channel_name)
-        await self.push(since=since, seen=True)
+        # A suspension or a ban closes the user's sockets at once (moderation.live): the group
+        # is joined before the first frame is read, from the one read of the session.
+        user = await _socket_user(self._session_key())
+        if user is None:
+            await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "sign in to follow a table"))
+            return
+        self.user_group = moderation_live.user_group(user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        try:
+            frame = await _user_frame(table_id=self.table_id, user=user, since=since, seen=True)
+        except live.Refused as exc:
+            await self.refuse(exc)
+            return
+        await self.send_frame(frame)
 
     async def disconnect(self, code: int) -> None:
         mine = _sockets.get(self.table_id)

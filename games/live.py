@@ -50,6 +50,19 @@ def table_frame(
     user = session_user(session_key)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
+    return user_frame(table_id=table_id, user=user, since=since, seen=seen)
+
+
+def socket_user(session_key: str | None) -> User | None:
+    """The signed-in user of a socket's session as it opens (None: refused as signed out)."""
+    return session_user(session_key)
+
+
+def user_frame(
+    *, table_id: int, user: User, since: int | None = None, seen: bool = False
+) -> dict[str, Any]:
+    """:func:`table_frame` for a user whose session was just checked (a socket opening: its
+    first frame follows the session's read by one hop, so the session is read once)."""
     table, seats = table_read(table_id)
     frame = frame_for(table, seats, user, since=since)
     if seen:

@@ -13,9 +13,11 @@ from django.utils import timezone
 from games import engine
 from games.models import Seat, Table
 
+from . import recent
 from .bot_levels import timeout_level
 from .errors import Conflict, NotSeated, StaleVersion
 from .locking import lock_table_with_seats, retry_on_contention
+from .selectors import read_table_with_seats
 from .transition import Transition
 
 logger = logging.getLogger("games.services")
@@ -49,22 +51,16 @@ def table_submit_action(
         raise engine.IllegalMove(
             "platform_only", f"{action['type']!r} is sent by the platform only"
         )
+    last = recent.latest_version(table_id)
+    if last is not None and expect_version < last:
+        # Stale for sure: this process committed a later version (versions only grow). Under
+        # load most refused moves are two seats answering one window: the fresh table is read
+        # without taking the lock and a transaction (docs/PERFORMANCE.md).
+        table, seats = read_table_with_seats(table_id, lock=False)
+        _check_submitter(table, seats, user, expect_version)
     with transaction.atomic():
         table, seats = lock_table_with_seats(table_id)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
-        if seat is None:
-            raise NotSeated("you have no seat at this table")
-        # Before the version: a stale answer carries the table's view, which an expelled
-        # player of a private table may no longer see.
-        if seat.expelled and table.status == Table.Status.PLAYING:
-            raise NotSeated("you were expelled; a bot plays this seat", code="expelled")
-        if expect_version != table.version:
-            raise StaleVersion(
-                f"you saw version {expect_version}; the table is at version {table.version}",
-                table=table,
-                seats=seats,
-                since=expect_version,
-            )
+        seat = _check_submitter(table, seats, user, expect_version)
         _check_playing(table)
         change = Transition(table=table, seats=seats, state=_state(table))
         change.apply(seat.position, action)
@@ -75,6 +71,26 @@ def table_submit_action(
         change.run_bots()
         change.commit()
     return table, seats
+
+
+def _check_submitter(table: Table, seats: list[Seat], user: User, expect_version: int) -> Seat:
+    """The user's seat, if they may act on this table at ``expect_version``; else NotSeated or
+    StaleVersion (with the fresh table)."""
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise NotSeated("you have no seat at this table")
+    # Before the version: a stale answer carries the table's view, which an expelled
+    # player of a private table may no longer see.
+    if seat.expelled and table.status == Table.Status.PLAYING:
+        raise NotSeated("you were expelled; a bot plays this seat", code="expelled")
+    if expect_version != table.version:
+        raise StaleVersion(
+            f"you saw version {expect_version}; the table is at version {table.version}",
+            table=table,
+            seats=seats,
+            since=expect_version,
+        )
+    return seat
 
 
 def _deadline_due(

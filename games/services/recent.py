@@ -52,6 +52,13 @@ def recall(table_id: int, version: int) -> Committed | None:
     return found if found is not None and found.table.version == version else None
 
 
+def latest_version(table_id: int) -> int | None:
+    """The latest version of the table this process committed, if any: a request at an older
+    version is stale whatever the table is at now."""
+    found = _recent.get(table_id)
+    return found.table.version if found is not None else None
+
+
 def forget() -> None:
     """Tests: start with nothing remembered."""
     _recent.clear()

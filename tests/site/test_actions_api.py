@@ -57,6 +57,34 @@ def test_a_stale_version_gets_409_with_the_fresh_view(three_player_game, api_for
     assert body["view"]["phase"] == "play" and body["view"]["seat"] == seat
 
 
+def test_a_version_this_process_committed_past_gets_409_without_the_lock(
+    three_player_game, api_for, alice, django_capture_on_commit_callbacks
+):
+    """The stale check before the lock (games/services/play.py): the same 409 and fresh view
+    as under the lock, in one unlocked read; a seat-less or expelled player is still refused
+    as such."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = three_player_game
+    seat = whose_turn(table)
+    client = api_for(players(table)[seat])
+    seen = table.version
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.act(table.pk, seen, type="draw", source="stock").status_code == 200
+    with CaptureQueriesContext(connection) as captured:
+        again = client.act(table.pk, seen, type="draw", source="stock")
+    assert error_of(again) == (409, "stale_version")
+    body = again.json()
+    assert body["table"]["version"] == seen + 1
+    assert [m["version"] for m in body["log"]] == [seen + 1]
+    assert body["view"]["seat"] == seat
+    sql = " ".join(q["sql"].upper() for q in captured.captured_queries)
+    assert "FOR UPDATE" not in sql and "SAVEPOINT" not in sql
+    Seat.objects.filter(table=table, position=seat).update(expelled=True)
+    assert error_of(client.act(table.pk, seen, type="draw", source="stock")) == (403, "expelled")
+
+
 def test_each_refusal_has_its_code_and_writes_nothing(
     three_player_game, alice, bob, carol, charlie, api_for, snapshot
 ):

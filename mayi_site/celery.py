@@ -17,6 +17,7 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.fixups.django import DjangoWorkerFixup
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mayi_site.settings")
 
@@ -43,7 +44,6 @@ def _keep_the_pool_between_tasks() -> None:
     one as it hands it out (mayi_site/dbpool.py). tests/site/test_celery_config.py fails when
     Celery changes the methods replaced here.
     """
-    from celery.fixups.django import DjangoWorkerFixup
 
     def release_connections(self: DjangoWorkerFixup) -> None:
         for conn in self._db.connections.all(initialized_only=True):

@@ -63,6 +63,13 @@ def table_changed(table_id: int, version: int) -> None:
         )
         future.add_done_callback(lambda done: _log_failure(done, table_id, version))
         return
+    blocking = getattr(layer, "group_send_blocking", None)
+    if blocking is not None:
+        # Outside a server (a Celery task): Redis' layer publishes from this thread
+        # (mayi_site/channel_layer.py; it logs and drops a failure itself), where
+        # async_to_sync made a new event loop, and so a new Redis connection, every time.
+        blocking(group_name(table_id), message)
+        return
     try:
         async_to_sync(layer.group_send)(group_name(table_id), message)
     except Exception:

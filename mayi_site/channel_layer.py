@@ -15,6 +15,7 @@ import logging
 import time
 from typing import Any
 
+import redis
 from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
@@ -108,6 +109,41 @@ class FailSoftLoopLayer(RedisPubSubLoopLayer):
 
 
 class FailSoftRedisPubSubChannelLayer(RedisPubSubChannelLayer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._blocking_clients: dict[int, redis.Redis] = {}
+        self._blocking_names: RedisPubSubLoopLayer | None = None
+        self._last_warning = 0.0
+
+    def group_send_blocking(self, group: str, message: dict[str, Any]) -> None:
+        """``group_send`` from a thread that is not an event loop's (a request's after its
+        commit, a Celery task's): the same PUBLISH, of the same bytes to the same channel, with
+        a blocking Redis client. A failure is logged and dropped, as ``publish`` does.
+
+        games/broadcast.py uses it where no server's event loop runs (a Celery task), which
+        otherwise made a new event loop, and so a new Redis connection, for each broadcast
+        (async_to_sync). In daphne the request thread hands the send to the loop instead, so
+        that a slow Redis never holds an answer. Bounded by short timeouts (below).
+        """
+        names = self._blocking_names
+        if names is None:
+            # The loop layer only to name the channel and pick its shard as group_send does.
+            names = self._blocking_names = RedisPubSubLoopLayer(
+                *self._args, **self._kwargs, channel_layer=self
+            )
+        channel = names._get_group_channel_name(group)
+        shard = names._get_shard(channel)
+        try:
+            client = self._blocking_clients.get(id(shard))
+            if client is None:
+                client = self._blocking_clients[id(shard)] = _blocking_client(shard.host)
+            client.publish(channel, self.serialize(message))
+        except Exception as exc:  # redis' errors, OSError
+            now = time.monotonic()
+            if now - self._last_warning >= WARN_EVERY:
+                self._last_warning = now
+                logger.warning("channel layer unreachable (publish): %r; going on without it", exc)
+
     def _get_layer(self) -> RedisPubSubLoopLayer:
         loop = asyncio.get_running_loop()
         try:
@@ -117,3 +153,12 @@ class FailSoftRedisPubSubChannelLayer(RedisPubSubChannelLayer):
             self._layers[loop] = layer
             _wrap_close(self, loop)
         return layer
+
+
+def _blocking_client(host: dict[str, Any]) -> redis.Redis:
+    """A blocking client of one of the layer's hosts (``{"address": url}`` or Redis' keyword
+    arguments), with short timeouts: a broadcast is never worth holding a request for."""
+    options = {"socket_connect_timeout": 0.5, "socket_timeout": 1.0}
+    if "address" in host:
+        return redis.Redis.from_url(host["address"], **options)
+    return redis.Redis(**{**host, **options})

@@ -126,3 +126,38 @@ def test_redis_stopped_mid_game_then_back(alice, bob, carol, api_for, own_redis)
     presence.mark_offline(alice.pk)
     assert api.get(f"/api/tables/{table.pk}").status_code == 200
     assert presence.is_online(alice.pk)
+
+
+def test_a_broadcast_from_a_thread_reaches_the_group_and_fails_soft(own_redis, monkeypatch):
+    """Outside a server (a Celery task) games.broadcast publishes from the committing thread
+    with a blocking client (mayi_site/channel_layer.py ``group_send_blocking``): a member of
+    the group receives it as a group_send; with Redis stopped it is dropped with a warning,
+    never raised."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games import broadcast
+    from mayi_site.channel_layer import FailSoftRedisPubSubChannelLayer as Layer
+
+    blocking, sent = Layer.group_send_blocking, []
+
+    def counted(self: Layer, group: str, message: dict) -> None:
+        sent.append(group)
+        blocking(self, group, message)
+
+    monkeypatch.setattr(Layer, "group_send_blocking", counted)
+
+    async def receive_one() -> dict:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(broadcast.group_name(7), channel)
+        # A plain thread, as a worker's: no server loop for the broadcast to hand the send to.
+        await asyncio.get_running_loop().run_in_executor(None, broadcast.table_changed, 7, 42)
+        return await asyncio.wait_for(layer.receive(channel), 5)
+
+    got = asyncio.run(receive_one())
+    assert (got["type"], got["table"], got["version"]) == ("table.changed", 7, 42)
+    own_redis.stop()
+    broadcast.table_changed(7, 43)  # logged, not raised
+    assert sent == ["table-7", "table-7"]

@@ -166,17 +166,45 @@ def test_strong_keeps_its_hand_cheap_when_someone_may_go_out():
 # A MAYI meld made before the contract is down draws four replacement cards from the stock; four
 # strong bots that made every one ran the stock dry before anyone was out in 44% of rounds.
 MAYI_HAND = "w4M w5A w6Y w7I w1M w9A w11Y w13I"
-HOLDERS = ["strong"]  # normal and easy make every one at once, as the baseline does
+HOLDERS = ["strong", "easy"]  # normal only in long contracts (below); the baseline never
 
 
 @pytest.mark.parametrize("level", HOLDERS)
 def test_bots_keep_a_mayi_meld_for_after_the_lay_down_while_nobody_drains_the_stock(level):
     st = make_state(players=4, round=3, active=0, phase="draw", hands={0: MAYI_HAND})
     assert choose_action(st, 0, level)["type"] == "draw"
-    # normal, easy and the frozen yardstick meld at once.
+    # normal (round 3's contract is short) and the frozen yardstick meld at once.
     assert choose_action(st, 0, "normal")["type"] == "mayi_meld"
-    assert choose_action(st, 0, "easy")["type"] == "mayi_meld"
     assert choose_action(st, 0, "baseline")["type"] == "mayi_meld"
+
+
+LONG_HAND = "w4M w5A w6Y w7I w1M w9A w11Y w13I w2Y w3Y w12A"
+
+
+@pytest.mark.parametrize("round_no", [5, 6, 7])
+def test_normal_keeps_a_mayi_meld_in_a_long_contract_until_another_seat_drains_the_stock(
+    round_no,
+):
+    # bga's rounds 5 to 7 (ten cards or more), where four normal bots that melded at once ran
+    # the stock dry: normal keeps the meld, then melds once another seat drew replacements.
+    st = make_state(players=4, round=round_no, active=0, phase="draw", hands={0: LONG_HAND})
+    assert choose_action(st, 0, "normal")["type"] == "draw"
+    drained = make_state(
+        players=4,
+        round=round_no,
+        active=0,
+        phase="draw",
+        hands={0: LONG_HAND},
+        mayi={2: "w8M w8A w8Y w8I"},
+    )
+    assert choose_action(drained, 0, "normal")["type"] == "mayi_meld"
+
+
+def test_normal_keeps_the_held_meld_cards_when_it_discards():
+    st = make_state(players=4, round=6, active=0, phase="play", hands={0: LONG_HAND + " b13M"})
+    action = choose_action(st, 0, "normal")
+    assert action["type"] == "discard"
+    assert action["card"] not in ("w4M", "w5A", "w6Y", "w7I")
 
 
 @pytest.mark.parametrize("level", HOLDERS)
@@ -193,7 +221,7 @@ def test_bots_meld_once_another_seat_drew_replacements(level):
     assert choose_action(st, 0, level)["type"] == "mayi_meld"
 
 
-@pytest.mark.parametrize("level", HOLDERS)
+@pytest.mark.parametrize("level", [*HOLDERS, "normal"])
 def test_bots_meld_at_once_when_down(level):
     # Down, a MAYI meld draws nothing: the hand only shrinks.
     st = make_state(

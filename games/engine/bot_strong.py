@@ -9,14 +9,15 @@
   lay-down, and does not feed the seats that collect that number or letter.
 - It takes the discard or buys it only when the card brings the contract nearer (buying
   less once the hand is big, and not at all when the round may soon end). With one point a
-  card (rook) it also takes a discard that only adds outs, buys up to four cards over the
+  card (rook) it also takes a discard that only adds outs, unless the stock's card (an out
+  as often as the hand's live outs say) is worth more; it buys up to four cards over the
   deal, and with the round's end near still buys a card that completes its contract when it
   has a turn to come (``bot_tuning``).
 - Once down it lays off its dearest cards first, then discards the dearest card nobody's
   meld will take, keeping those one place from a run's end.
 - When someone is close to going out, or the stock may run out for good, the hand's penalty
   weighs more than its plans. How close a down seat is, by the cards it holds, is the
-  tuning's (``bot_tuning``): with the standard pack's rules (no lay-off on the lay-down turn)
+  tuning's (``bot_tuning``): with no lay-off on the lay-down turn (petras, classic, rook)
   it counts little until one card is left, since each card beyond the last needs a turn.
 - A MAYI meld (bga) is made at once when down; before, it draws four replacement cards from
   the stock, and it waits until another seat has drawn some this round
@@ -25,9 +26,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import bots_baseline as baseline
 from .bot_endgame import endgame_step, last_card_rule
-from .bot_eval import Analysis, analyse, expand_outs, hand_key, mayi_chances
+from .bot_eval import Analysis, Cell, analyse, expand_outs, hand_key, mayi_chances
 from .bot_plan import Knowledge, knowledge, penalty_of
 from .bot_tuning import tuning_for
 from .cards import WILD_RANK, is_wild_card, parse_card
@@ -249,6 +252,21 @@ class _Weigh:
                 v += 3.0 + 0.3 * min(self.live(outs), 10)
         return v
 
+    def out_chance(self, hand: list[str]) -> float:
+        """The chance that a card the seat has not seen brings ``hand`` nearer its contract:
+        the live copies of its outs among all the cards it has not seen."""
+        know = self.know
+        faces = _faces(self.rules.cards.ranks, self.rules.cards.suits)
+        unseen = self._wild_live + sum(max(0, know.copies - know.seen[f]) for f in faces)
+        if not unseen:
+            return 0.0
+        outs = expand_outs(self.analysis(hand).outs, self.rules.cards.suits)
+        hits = sum(
+            self._wild_live if c[0] == WILD_RANK else max(0, know.copies - know.seen[c])
+            for c in outs
+        )
+        return hits / unseen
+
     def discard_score(self, hand: list[str], card: str) -> float:
         rest = list(hand)
         rest.remove(card)
@@ -274,6 +292,12 @@ class _Weigh:
         return best
 
 
+@lru_cache(maxsize=8)
+def _faces(ranks: int, suits: str) -> tuple[Cell, ...]:
+    """Every natural face of a card set."""
+    return tuple((r, s) for r in range(1, ranks + 1) for s in suits)
+
+
 # -- drawing and buying ------------------------------------------------------------------------
 def _takes(state: State, seat: int, card: str) -> bool:
     if parse_card(card)[0] == WILD_RANK:
@@ -283,7 +307,11 @@ def _takes(state: State, seat: int, card: str) -> bool:
     w = _Weigh(state, seat)
     hand = w.know.hand
     after, _ = w.best_discard([*hand, card], keep=card)
-    return after > w.value(hand) + w.t.take_margin
+    margin = w.t.take_margin
+    if w.t.take_ev:
+        # The stock's card may be an out too: the known card must beat that chance.
+        margin = max(margin, w.w_dist * w.out_chance(hand))
+    return after > w.value(hand) + margin
 
 
 def _buys(state: State, seat: int, card: str) -> bool:

@@ -40,12 +40,20 @@ def test_rook_bot_swaps_a_natural_that_fits_nowhere_else_then_lays_the_wild_off(
 
 
 def test_rook_strong_takes_a_discard_that_only_adds_outs():
-    # Three cards short either way, but the green 4 beside the green 2 opens a second run
-    # (and more outs): with one point a card the strong bot takes it (bot_tuning's
-    # FLAT_PENALTIES); the margin of the other rulesets would draw from the stock.
+    # One card short (the 9s), and the yellow 3's partner makes a second pair to finish with
+    # (more outs): with one point a card the strong bot takes it (bot_tuning's
+    # FLAT_PENALTIES); the stock's card is an out only one time in ten.
+    hand = "x5R y5K x5G x9R y9K x3Y x12K x7G"
+    st = make_state(players=4, round=1, ruleset="rook", hands={0: hand}, discard="y3K")
+    assert choose_action(st, 0, "strong") == {"type": "draw", "source": "discard"}
+
+
+def test_rook_strong_draws_from_the_stock_when_it_is_likely_an_out():
+    # Three cards short either way: the green 4 beside the green 2 opens a second run (more
+    # outs), but a quarter of the cards not seen would bring the hand nearer (take_ev).
     hand = "y13Y x10G y2G x12K y2K x13R x2R"
     st = make_state(players=4, round=2, ruleset="rook", hands={0: hand}, discard="y4G")
-    assert choose_action(st, 0, "strong") == {"type": "draw", "source": "discard"}
+    assert choose_action(st, 0, "strong") == {"type": "draw", "source": "stock"}
 
 
 def test_rook_strong_buys_a_third_time_for_a_book():

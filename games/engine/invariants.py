@@ -85,17 +85,18 @@ def _view_leaks(state: State) -> list[str]:
     hidden_stock = set(state["stock"])
     for seat in [*range(n), None]:
         v = view(state, seat)
+        # Collect the view's strings once (values; and keys only for the seed): doing it per
+        # card made the check quadratic, and walking the view twice doubled its cost.
+        ids, keys = _ids_and_keys(v)
         # Only a seed long enough to be unmistakable is looked for (the platform's are 64 hex
         # digits): a short test seed such as "Fals" or "draw" also occurs in honest values.
         seed = state["seed"]
-        if len(seed) >= 12 and any(seed in s for s in _strings(v)):
+        if len(seed) >= 12 and any(seed in s for s in (*ids, *keys)):
             problems.append(f"view for {seat} shows the seed")
         own = set(state["hands"][seat]) if seat is not None else set()
         visible = own | {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
         visible |= set(state.get("swapped") or [])  # taken off the table in plain sight
         visible |= {card for _, card in state.get("taken") or []}  # taken from the pile
-        # Collect the view's strings once: doing it per card made the check quadratic.
-        ids = _ids(v)
         for other in range(n):
             if other == seat:
                 continue
@@ -107,31 +108,32 @@ def _view_leaks(state: State) -> list[str]:
     return problems
 
 
-def _ids(obj: object) -> set[str]:
-    out: set[str] = set()
-    stack = [obj]
+_SCALARS = (int, bool, float, type(None))
+
+
+def _ids_and_keys(obj: object) -> tuple[set[str], set[str]]:
+    """Every string value, and every string key, in a JSON-like object (one walk: this runs
+    for every seat's view after every move of the simulator and the property tests)."""
+    values: set[str] = set()
+    keys: set[object] = set()
+    stack: list[object] = [obj]
     while stack:
         x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
+        # Exact types first (a view is built of dicts, lists and strings), then subclasses.
+        if type(x) is str:
+            values.add(x)
+        elif type(x) is dict:
+            keys.update(x)
+            stack.extend(x.values())
+        elif type(x) is list:
+            stack.extend(x)
+        elif type(x) in _SCALARS:
+            continue
+        elif isinstance(x, str):
+            values.add(x)
         elif isinstance(x, dict):
+            keys.update(x)
             stack.extend(x.values())
         elif isinstance(x, list | tuple):
             stack.extend(x)
-    return out
-
-
-def _strings(obj: object) -> list[str]:
-    """Every string value and key in a JSON-like object."""
-    out: list[str] = []
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.append(x)
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, list | tuple):
-            stack.extend(x)
-    return out
+    return values, {k for k in keys if isinstance(k, str)}

@@ -113,7 +113,18 @@ def strings_in(obj) -> set[str]:
     stack = [obj]
     while stack:
         x = stack.pop()
-        if isinstance(x, str):
+        # Exact types first (views and events are dicts, lists, strings and numbers): this
+        # runs for every view and every move's events.
+        if type(x) is str:
+            out.add(x)
+        elif type(x) is dict:
+            stack.extend(x.values())
+            out.update(k for k in x if isinstance(k, str))
+        elif type(x) is list:
+            stack.extend(x)
+        elif type(x) in (int, bool, float, type(None)):
+            continue
+        elif isinstance(x, str):
             out.add(x)
         elif isinstance(x, dict):
             stack.extend(x.values())

@@ -46,6 +46,7 @@ from games.engine import IllegalMove
 from games.errors import error_body
 from games.models import BenchWrite, Table
 from games.ratelimits import ratelimited
+from mayi_site.fastjson import OrjsonRenderer, api_json
 from mayi_site.middleware import install as install_error_answers
 from moderation.api import router as moderation_router
 from stats.api import router as stats_router
@@ -108,6 +109,7 @@ api = NinjaAPI(
     description="Tables, seats and moves of the May I? card game.",
     auth=[BearerToken(), BrowserSession()],
     parser=JsonParser(),
+    renderer=OrjsonRenderer(),
     urls_namespace="api",
 )
 # 503 for retryable database errors, 413, 429 (mayi_site/middleware.py).
@@ -312,7 +314,7 @@ def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> Http
     # it), so it skips ninja's response validation.
     # Its log: the moves this commit wrote (the action's, the bots' and standing orders').
     answer = services.table_payload(table, seats, request.auth, moves=table.committed_moves)
-    return JsonResponse(answer)
+    return HttpResponse(api_json(answer), content_type="application/json")
 
 
 @api.post(

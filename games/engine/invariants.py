@@ -83,6 +83,11 @@ def _view_leaks(state: State) -> list[str]:
     problems = []
     n = state["players"]
     hidden_stock = set(state["stock"])
+    # What every seat may see: the table, the discard pile, a wild taken off the table in plain
+    # sight and a card taken from the pile.
+    public = {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
+    public |= set(state.get("swapped") or [])
+    public |= {card for _, card in state.get("taken") or []}
     for seat in [*range(n), None]:
         v = view(state, seat)
         # Collect the view's strings once (values; and keys only for the seed): doing it per
@@ -93,10 +98,7 @@ def _view_leaks(state: State) -> list[str]:
         seed = state["seed"]
         if len(seed) >= 12 and any(seed in s for s in (*ids, *keys)):
             problems.append(f"view for {seat} shows the seed")
-        own = set(state["hands"][seat]) if seat is not None else set()
-        visible = own | {c for m in state["melds"] for c in m["cards"]} | set(state["discard"])
-        visible |= set(state.get("swapped") or [])  # taken off the table in plain sight
-        visible |= {card for _, card in state.get("taken") or []}  # taken from the pile
+        visible = (public | set(state["hands"][seat])) if seat is not None else public
         for other in range(n):
             if other == seat:
                 continue

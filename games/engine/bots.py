@@ -114,12 +114,17 @@ def _normal_action(state: State, seat: int) -> dict | None:
             "type": "discard",
             "card": max((c for c in hand if c != key), key=lambda c: (penalty_of(rules, c), c)),
         }
-    if (
-        action["type"] == "discard"
-        and not ruleset_of(state).lay_off_on_lay_down_turn
-        and not swapped_in_hand(state, seat)
-    ):
+    if ruleset_of(state).lay_off_on_lay_down_turn or swapped_in_hand(state, seat):
+        return action
+    if action["type"] == "discard":
         return {"type": "discard", "card": _variant_discard(state, seat)}
+    if action == {"type": "draw", "source": "discard"} and not state["down"][seat]:
+        # Never take a card that the discard would shed again (it would go round for ever).
+        top = state["discard"][-1]
+        grown = [*state["hands"][seat], top]
+        hands = [grown if s == seat else h for s, h in enumerate(state["hands"])]
+        if _variant_discard({**state, "hands": hands}, seat) == top:
+            return {"type": "draw", "source": "stock"}
     return action
 
 
@@ -176,7 +181,10 @@ def _heuristic_keeping_meld(state: State, seat: int, meld: list[str]) -> dict:
     knobs = baseline.POLICIES["heuristic"]
     if state["phase"] == "draw":
         top = state["discard"][-1] if state["discard"] else None
-        if top is not None and baseline._wants_card(state, seat, top, knobs):
+        # Weighed without the meld's cards, like the discard: a card taken only to be
+        # discarded again would go round the table for ever (seen with four easy bots).
+        kept = {**state, "hands": _with_hand(state, seat, meld)}
+        if top is not None and baseline._wants_card(kept, seat, top, knobs):
             return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}
     if baseline._might_lay_down(state, seat):

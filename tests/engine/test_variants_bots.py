@@ -96,3 +96,23 @@ def test_petras_strong_keeps_building_while_the_down_seat_holds_three_cards():
         melds={1: "pKS pKH pKD | qJS qJH qJD"},
     )
     assert choose_action(st, 0, "strong") == {"type": "discard", "card": "p9D"}
+
+
+def test_normal_sheds_a_dear_card_once_another_seat_is_down():
+    # Classic round 2 (a book and a run): the queen and the nine of spades are three apart, a
+    # weak start of a run; the two of hearts helps nothing. With nobody down the heuristic
+    # keeps the queen; once a seat is down (it may go out next turn) normal sheds it.
+    hand = "pQS p9S p2H p5D q5D p7C q7C p8C"
+    st = make_state(players=4, round=2, ruleset="classic", active=0, phase="play", hands={0: hand})
+    assert choose_action(st, 0, "normal") == {"type": "discard", "card": "p2H"}
+    down = make_state(
+        players=4,
+        round=2,
+        ruleset="classic",
+        active=0,
+        phase="play",
+        hands={0: hand},
+        melds={1: "pKS pKH pKD | p3H p4H p5H p6H"},
+    )
+    assert choose_action(down, 0, "normal") == {"type": "discard", "card": "pQS"}
+    assert choose_action(down, 0, "baseline") == {"type": "discard", "card": "p2H"}

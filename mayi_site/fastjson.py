@@ -1,4 +1,4 @@
-"""The API's JSON with orjson (a compiled encoder, about a third of the standard library's CPU).
+"""The API's JSON with orjson (a compiled encoder: an eighth of the standard library's CPU).
 
 ``api_json(data)`` parses to the same object as ``json.dumps(data, cls=NinjaJSONEncoder)``,
 ninja's and ``JsonResponse``'s encoding before: compact and UTF-8 instead of ``\\u`` escapes;

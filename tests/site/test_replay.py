@@ -5,18 +5,22 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from datetime import timedelta
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import timezone
 
 from games import engine, services
 from games.engine.bots import choose_action
 from games.engine.verify import verify_game
 from games.models import Move, Seat, Table
+from tests.engine.helpers import change_the_bots
 
 from .conftest import SEED
 from .stats_play import play_game
+from .test_clocks import LATER, wait_for_own_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -138,25 +142,22 @@ def test_verify_game_refuses_a_game_in_play(three_player_game):
         call_command("verify_game", str(three_player_game.pk), stdout=io.StringIO())
 
 
-def test_a_game_with_timeouts_replays_the_same_after_the_bots_change(bot_game, alice, monkeypatch):
-    """The turn clock runs out on alice until she is expelled; the bots finish the game. Each
-    timeout's move holds the actions its bot played, so the replay page, ``verify_game`` and
-    the stored events stay the same when the bots' code changes afterwards."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tests.engine.helpers import change_the_bots
-
-    from .test_clocks import LATER, wait_for_own_turn
-
-    table = bot_game
+def time_out_until_expelled(table: Table) -> Table:
+    """Let the turn clock run out on the person's turns until the strikes expel them."""
     for strike in range(1, table.options["strikes"] + 1):
         now = timezone.now() + LATER * strike
         table = wait_for_own_turn(table, now)
         now += timedelta(seconds=table.options["turn_seconds"] + 1)
         assert services.table_timeout_turn(table_id=table.pk, now=now)
     table.refresh_from_db()
+    return table
+
+
+def test_a_game_with_timeouts_replays_the_same_after_the_bots_change(bot_game, alice, monkeypatch):
+    """The turn clock runs out on alice until she is expelled; the bots finish the game. Each
+    timeout's move holds the actions its bot played, so the replay page, ``verify_game`` and
+    the stored events stay the same when the bots' code changes afterwards."""
+    table = time_out_until_expelled(bot_game)
     assert table.status == Table.Status.FINISHED
     timeouts = list(Move.objects.filter(table=table, action__type="timeout").order_by("seq"))
     assert len(timeouts) == table.options["strikes"]
@@ -192,21 +193,7 @@ def test_old_timeouts_get_their_plays_and_replay_after_the_bots_change(
     """A game whose timeouts were recorded bare (as before plays were), then the bots change:
     it no longer replays, until ``manage.py record_timeout_plays`` gives each timeout the
     plays its events show."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from tests.engine.helpers import change_the_bots
-
-    from .test_clocks import LATER, wait_for_own_turn
-
-    table = bot_game
-    for strike in range(1, table.options["strikes"] + 1):
-        now = timezone.now() + LATER * strike
-        table = wait_for_own_turn(table, now)
-        now += timedelta(seconds=table.options["turn_seconds"] + 1)
-        assert services.table_timeout_turn(table_id=table.pk, now=now)
-    table.refresh_from_db()
+    table = time_out_until_expelled(bot_game)
     timeouts = Move.objects.filter(table=table, action__type="timeout")
     recorded = {m.pk: m.action for m in timeouts}
     for move in timeouts:

@@ -37,6 +37,7 @@ LAZY_ALLOWED = {
         "celery.worker",
     ): "the embedded worker's modules load only in its process",
     ("mayi_site/asgi.py", "daphne.http_protocol"): "optional: served by another server, or none",
+    ("mayi_site/asgi.py", "autobahn.websocket"): "optional: served by another server, or none",
 }
 
 # The entry points of each app: they call the services, never the other way round.

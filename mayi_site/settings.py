@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -168,6 +169,12 @@ else:
             # IMMEDIATE takes the write lock at BEGIN, so concurrent writers queue on the
             # timeout instead of failing with "database is locked" when upgrading a read lock.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+            # The tests' database is a file too, not Django's shared in-memory one: there the
+            # live server's request threads and the test share one connection, so two requests
+            # at once (a page's poll beside its POST) could read each other's half-done work,
+            # a flake production's file never shows. One per process, so runs side by side
+            # (the CI passes, two checkouts) never share it.
+            "TEST": {"NAME": str(Path(tempfile.gettempdir()) / f"mayi-test-{os.getpid()}.sqlite3")},
         }
     }
 

@@ -153,6 +153,8 @@ def test_a_never_buy_order_set_on_the_page_answers_the_next_window(
         assert "4" in line.locator(".mini-cards").get_attribute("aria-label")
         moves = pool.submit(_moves, table_id).result()
         assert moves[-1] == (0, {"type": "no_thanks", "standing_order": True})
+        # The "May I?" box says whose answer it was, as the log does.
+        assert "Your standing order said no thanks for" in page.inner_text("#window")
         page.locator("#log").scroll_into_view_if_needed()
         shoot(page, f"standing-order-answered-{size}")
 

@@ -58,6 +58,22 @@ export function StatusBar({ s }) {
   </div>`;
 }
 
+// Whether my answer standing in the view was given by my standing order: my newest answer in
+// the log (only my own seat's events carry the flag, engine/public.py).
+function answeredByOrder(s, card) {
+  const { log, meta, view } = s;
+  for (let i = log.length - 1; i >= 0; i--) {
+    const evs = log[i].events || [];
+    for (let j = evs.length - 1; j >= 0; j--) {
+      const e = evs[j];
+      if (e.type === "answered" && e.seat === meta.my_seat) {
+        return Boolean(e.standing_order) && e.card === card && e.answer === view.my_answer;
+      }
+    }
+  }
+  return false;
+}
+
 // "May I?": the offer names the card and the penalty, with the window's countdown inside it.
 export function Offer({ s, act }) {
   const { meta, view } = s;
@@ -76,7 +92,7 @@ export function Offer({ s, act }) {
         : answer
           ? html`<span>Answer now for <strong>${spoken(card, faces)}</strong> (the discard on top), in case ${seatName(meta, view.active_seat)} draws from the stock.</span>`
           : ""}
-      ${view.my_answer ? html`<span class="hint">You said ${view.my_answer === "may_i" ? "“May I?”" : "no thanks"}${card ? ` for ${spoken(card, faces)}` : ""}.</span>` : ""}
+      ${view.my_answer ? html`<span class="hint">${answeredByOrder(s, card) ? "Your standing order said" : "You said"} ${view.my_answer === "may_i" ? "“May I?”" : "no thanks"}${card ? ` for ${spoken(card, faces)}` : ""}.</span>` : ""}
     </div>
     ${answer && html`<span class="buttons">
       <button type="button" class="primary" data-action="may_i" onClick=${() => act({ type: "may_i" })}>May I?</button>

@@ -98,8 +98,8 @@ def asgi_server() -> Iterator[str]:
 
 class _InFlight:
     """Counts the live server's requests being answered: a page closed at a test's end may
-    have left one running, and the database must not be flushed under it (on SQLite's shared
-    in-memory database the flush then fails: "database table is locked")."""
+    have left one running, and the database must not be flushed under it (the request would
+    then fail half-way, or on SQLite hold the flush on its write lock)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from games import services
 from games.engine import IllegalMove
 from games.engine.cards import face_data
-from games.engine.records import initial_state, replay
+from games.engine.records import PLATFORM_EVENTS, initial_state, replay
 from games.engine.verify import Verification, verify_replayed
 from games.models import Move, Seat, Table
 
@@ -90,7 +90,9 @@ def replay_for(*, table_id: int, viewer: User | AnonymousUser, move: int | None 
 
 def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Replay:
     moves = list(
-        Move.objects.filter(table=table).order_by("seq").only("seq", "seat", "by_bot", "action")
+        Move.objects.filter(table=table)
+        .order_by("seq")
+        .only("seq", "seat", "by_bot", "action", "events")
     )
     names = seat_names(seat_rows, table.seat_count)
     start = initial_state(table.state or {})
@@ -103,9 +105,10 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
     replayed = list(replay(start, [(m.seat, m.action) for m in moves]))
     for n, (m, (after, events)) in enumerate(zip(moves, replayed, strict=True), start=1):
         # A move belongs to the round it was made in (the one that ends a round, to that one).
-        steps.append(
-            Step(n, state["round"], m.seat, m.by_bot, describe(events, names, seat=m.seat))
-        )
+        # The platform's own part of a move (a timeout's strike, an expulsion) is not the
+        # engine's to replay: it is told from the stored events.
+        told = events + [e for e in m.events or [] if e.get("type") in PLATFORM_EVENTS]
+        steps.append(Step(n, state["round"], m.seat, m.by_bot, describe(told, names, seat=m.seat)))
         state = after
         if n == at:
             shown = state
@@ -249,6 +252,11 @@ def describe(events: list[dict], names: list[str], *, seat: int | None = None) -
             out.append(f"{who(s)} goes out")
         elif kind == "timed_out":
             out.append(f"{who(s)}'s clock runs out: the bot plays the turn")
+        elif kind == "strike":
+            count = f" ({e['strikes']} of {e['of']})" if e.get("strikes") else ""
+            out.append(f"{who(s)} gets a strike{count}")
+        elif kind == "expelled":
+            out.append(f"{who(s)} is expelled: a bot plays the seat to the end")
         elif kind == "stock_rebuilt":
             out.append(f"the stock is rebuilt from the pile ({e['stock_size']} cards)")
         elif kind == "round_ended":

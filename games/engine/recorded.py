@@ -21,13 +21,11 @@ from .bots import LEVELS, choose_action, fallback_action
 from .cards import is_wild_card
 from .errors import IllegalMove
 from .legal import legal_actions
-from .records import initial_state
+from .records import PLATFORM_EVENTS, initial_state
 from .state import State, copy_state
 
 __all__ = ["LogRewrite", "timeout_from_events", "timeouts_with_plays"]
 
-# The platform's own events, appended to a timeout's move after the engine's (the strikes).
-PLATFORM_EVENTS = frozenset({"strike", "expelled"})
 # How far the log is read for the card of a discard held on a window: the window closes within
 # a few moves (its answers, its timer, the sales it chains).
 LOOK_AHEAD = 60

@@ -26,6 +26,10 @@ from .state import State, new_game
 
 Record = dict[str, Any]
 
+# The platform's own events, stored after the engine's in a timeout's move (the strikes and the
+# expulsion): a replay of the log does not make them.
+PLATFORM_EVENTS = frozenset({"strike", "expelled"})
+
 
 @dataclass(frozen=True)
 class LoggedMove:

@@ -178,6 +178,10 @@ def test_a_game_with_timeouts_replays_the_same_after_the_bots_change(bot_game, a
     assert result.ok, result.problem
     html = page(alice, f"/tables/{table.pk}/replay/").content.decode()
     assert "Verified:" in html and "clock runs out" in html
+    # The platform's part of those moves is told too: each strike, then the expulsion.
+    strikes = table.options["strikes"]
+    assert f"alice gets a strike (1 of {strikes})" in html
+    assert "alice is expelled: a bot plays the seat to the end" in html
     out = io.StringIO()
     call_command("verify_game", str(table.pk), stdout=out)
     assert "replay: OK" in out.getvalue()

@@ -80,7 +80,16 @@ def test_session_users_read_every_session_in_one_query(alice, bob, carol):
     assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
 
 
-def test_changed_frames_give_each_socket_its_own_frame(alice, bob, carol, charlie):
+@pytest.fixture
+def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clocks' seconds left are counted from now: two frames built a second apart differ
+    by that second (a loaded machine takes it between the batch and the read it is checked
+    against), so now stands still for the test."""
+    still = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: still)
+
+
+def test_changed_frames_give_each_socket_its_own_frame(alice, bob, carol, charlie, stopped_clock):
     table = started(alice, bob, carol, public=False)
     before = table.version
     mover = [alice, bob, carol][engine.active_seat(table.state)]
@@ -127,7 +136,7 @@ def test_changed_frames_of_a_table_that_is_gone_refuse_every_socket():
 
 
 def test_frames_from_this_process_s_commit_are_the_frames_of_a_fresh_read(
-    alice, bob, carol, charlie, django_capture_on_commit_callbacks
+    alice, bob, carol, charlie, django_capture_on_commit_callbacks, stopped_clock
 ):
     """After a move committed here, the batch builds the frames from the table, seats and moves
     as committed (games/services/recent.py): the JSON that a read of the table gives,

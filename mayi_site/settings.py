@@ -12,6 +12,7 @@ import os
 import secrets
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import django
@@ -209,11 +210,17 @@ def redis_caches(url: str) -> dict:
 
 
 def redis_channel_layers(url: str) -> dict:
-    """channels_redis' pub/sub layer, degrading when Redis is down (mayi_site/channel_layer.py)."""
+    """channels_redis' pub/sub layer, degrading when Redis is down (mayi_site/channel_layer.py).
+
+    Redis's pub/sub channels ignore the database number, so the URL's number goes into the
+    channels' names: sites (or test runs) on one Redis kept apart by database number are kept
+    apart here too, as they are in the cache and the Celery broker.
+    """
+    database = urlsplit(url).path.strip("/") or "0"
     return {
         "default": {
             "BACKEND": "mayi_site.channel_layer.FailSoftRedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [url]},
+            "CONFIG": {"hosts": [url], "prefix": f"mayi{database}"},
         }
     }
 

@@ -79,10 +79,18 @@ def test_a_short_drill_loses_and_doubles_nothing(drill: str) -> None:
     shutil.which("nginx") is None or shutil.which("caddy") is None,
     reason="needs nginx and caddy (apt-get install nginx caddy; ./scripts/test does in CI)",
 )
-def test_the_shipped_proxy_configs_serve_the_site_through_a_restart() -> None:
+@pytest.mark.parametrize("proxy, port, redis_port", [("nginx", 8260, 8275), ("caddy", 8264, 8274)])
+def test_the_shipped_proxy_configs_serve_the_site_through_a_restart(
+    proxy: str, port: int, redis_port: int
+) -> None:
+    # One proxy a test, on ports and a database of its own: the two run side by side.
     code, reports, log = run(
         "bench/proxy_check.py",
-        ["--tables", "4", "--seconds", "20", "--database-url", database_for("proxy")],
+        [
+            *("--proxy", proxy, "--tables", "4", "--seconds", "20"),
+            *("--port", str(port), "--redis-port", str(redis_port)),
+            *("--database-url", database_for(f"proxy_{proxy}")),
+        ],
     )
     assert reports is not None, log
     for report in reports:

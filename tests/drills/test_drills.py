@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -46,20 +47,32 @@ def database_for(name: str) -> str:
 
 
 def run(script: str, args: list[str]) -> tuple[int, Any, str]:
-    done = subprocess.run(
+    # A drill that hangs is interrupted as Ctrl-C would, so that its ``finally`` stops the
+    # stack it started (daphne, Celery, its redis-server, the proxy: each in a session of its
+    # own), which would otherwise hold their ports; then killed with its process group.
+    proc = subprocess.Popen(
         [sys.executable, str(ROOT / script), *args],
         cwd=ROOT,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
+    )
+    try:
         # A guard against a hang, not a speed check: on a loaded 2-core machine (CI's other
         # passes beside it) the proxy check alone has taken over 300 s.
-        timeout=900,
-        check=False,
-    )
-    out = done.stdout
+        out, err = proc.communicate(timeout=900)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+        pytest.fail(f"{script} did not end within 900 s: {err[-3000:]}")
     start = min((i for i in (out.find("{"), out.find("[")) if i >= 0), default=-1)
     report = json.loads(out[start:]) if start >= 0 else None
-    return done.returncode, report, done.stderr[-3000:]
+    return proc.returncode, report, err[-3000:]
 
 
 @pytest.mark.parametrize("drill", sorted(DRILLS))

@@ -9,11 +9,11 @@ table, the discard pile's top, the window).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from .cards import WILD_RANK, parse_card
+from .cards import WILD_RANK, Parsed, parse_card
 from .legal import (
     can_answer,
     contract_melds,
@@ -161,24 +161,29 @@ def _might_lay_down(state: State, seat: int) -> bool:
     could need, counted optimistically (cards may be counted twice), must not exceed the
     wilds in hand."""
     books, runs = _needs(state, seat)
-    hand = [parse_card(c) for c in state["hands"][seat]]
-    wilds = sum(1 for p in hand if p[0] == WILD_RANK)
-    naturals = [p for p in hand if p[0] != WILD_RANK]
-    if len(hand) < 3 * books + 4 * runs or len(naturals) < 2 * (books + runs):
+    cards = state["hands"][seat]
+    wilds = 0
+    by_rank = [0] * 16
+    by_suit: dict[str, int] = {}  # bit n: the letter has number n
+    for card in cards:
+        rank, suit = parse_card(card)
+        if rank == WILD_RANK:
+            wilds += 1
+        else:
+            by_rank[rank] += 1
+            by_suit[suit] = by_suit.get(suit, 0) | (1 << rank)
+    if len(cards) < 3 * books + 4 * runs or len(cards) - wilds < 2 * (books + runs):
         return False
-    costs: list[int] = []
+    cost = 0
     if books:
-        by_rank = Counter(r for r, _ in naturals)
-        book_costs = sorted(
-            max(0, 3 - c) for c in by_rank.values() if c >= 2 for _ in range(c // 2)
-        )
-        if len(book_costs) < books:
+        # Each pair of a number is a book short of at most one wild: none when the number
+        # has three copies or more (every pair of them counted), one for a lone pair.
+        free = sum(c // 2 for c in by_rank if c >= 3)
+        pairs = free + by_rank.count(2)
+        if pairs < books:
             return False
-        costs += book_costs[:books]
+        cost += max(0, books - free)
     if runs:
-        by_suit: dict[str, int] = {}
-        for r, s in naturals:
-            by_suit[s] = by_suit.get(s, 0) | (1 << r)
         run_costs = []
         ace_high = ruleset_of(state).cards.ace_high
         for mask in by_suit.values():
@@ -189,8 +194,8 @@ def _might_lay_down(state: State, seat: int) -> bool:
                 run_costs += [4 - best] * (mask.bit_count() // 2)
         if len(run_costs) < runs:
             return False
-        costs += sorted(run_costs)[:runs]
-    return sum(costs) <= wilds
+        cost += sum(sorted(run_costs)[:runs])
+    return cost <= wilds
 
 
 def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
@@ -255,7 +260,19 @@ def _worst_card(state: State, seat: int) -> str:
         # Nothing left to build: shed the most expensive card that fits nowhere.
         return max(hand, key=lambda c: (penalty(parse_card(c)), c))
     values = _card_values(hand, *_needs(state, seat))
-    return min(hand, key=lambda c: (values[c], -penalty(parse_card(c)), c))
+    return _least_useful(hand, values, penalty)
+
+
+def _least_useful(
+    cards: list[str], values: dict[str, float], penalty: Callable[[Parsed], int]
+) -> str:
+    """``min(cards, key=lambda c: (values[c], -penalty(parse_card(c)), c))``, weighing the
+    penalties only where the values tie (every discard asks this)."""
+    low = min(values[c] for c in cards)
+    tied = [c for c in cards if values[c] == low]
+    if len(tied) == 1:
+        return tied[0]
+    return min(tied, key=lambda c: (-penalty(parse_card(c)), c))
 
 
 def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
@@ -272,7 +289,8 @@ def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
         return False
     # Never take a card only to discard it again: two bots would pass it back and forth for
     # ever (seen with rook's flat penalties, where ties fall to the card id).
-    return min(grown, key=lambda c: (values[c], -_penalty(state, c), c)) != card
+    penalty = PENALTY_TABLES[ruleset_of(state).penalties]
+    return _least_useful(grown, values, penalty) != card
 
 
 def _wants_to_buy(state: State, seat: int, card: str, knobs: Knobs) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 
 from .buying import window_eligible
@@ -72,41 +73,64 @@ def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]
     >>> mayi_candidates(["w4M", "b3A", "w6Y", "w5I", "w?"])
     [['b3A', 'w4M', 'w5I', 'w6Y']]
     """
+    # Bots ask this before every move of their turn: bit arithmetic on which letters each
+    # number has rules most hands out before the card ids are gathered.
     masks = [0] * 15
     for cid in hand:
-        rank, suit = parse_card(cid)
-        if rank != WILD_RANK:
-            masks[rank] |= SUIT_BIT[suit]
-    # Most hands hold none: a cheap look at which letters each number has rules that out
-    # before the card ids are gathered (four letters at one number, or in four numbers in a row).
-    if ALL_SUITS not in masks:
-        for low in range(1, 11):
-            a, b, c, d = masks[low : low + 4]
-            if a and b and c and d and a | b | c | d == ALL_SUITS:
-                break
-        else:
-            return []
+        rank, bit = _rank_bit(cid)
+        masks[rank] |= bit
+    masks[WILD_RANK] = 0
+    held = 0  # bit n: number n has some natural
+    for rank in range(1, 15):
+        if masks[rank]:
+            held |= 1 << rank
+    # Four numbers in a row that each have a natural (low bits 1..10), then the four letters
+    # among them.
+    lows = held & held >> 1 & held >> 2 & held >> 3 & 0b11111111110
+    sets = [rank for rank in range(1, 14) if masks[rank] == ALL_SUITS]
+    runs = []
+    while lows:
+        low = (lows & -lows).bit_length() - 1
+        lows &= lows - 1
+        if masks[low] | masks[low + 1] | masks[low + 2] | masks[low + 3] == ALL_SUITS:
+            runs.append(low)
+    if not sets and not runs:
+        return []
     by_face: dict[tuple[int, str], str] = {}
     for cid in hand:
-        rank, suit = parse_card(cid)
-        if rank != WILD_RANK and (rank, suit) not in by_face:
-            by_face[(rank, suit)] = cid
+        face = parse_card(cid)
+        if face[0] != WILD_RANK and face not in by_face:
+            by_face[face] = cid
     found = []
-    for rank in range(1, 14):
-        if masks[rank] == ALL_SUITS:
-            found.append([by_face[(rank, s)] for s in SUITS])
+    for rank in sets:
+        found.append([by_face[(rank, s)] for s in SUITS])
+        if first_only:
+            return found
+    for low in runs:
+        for order in _letter_orders(*masks[low : low + 4]):
+            found.append([by_face[(low + i, order[i])] for i in range(4)])
             if first_only:
                 return found
-    for low in range(1, 11):
-        window = masks[low : low + 4]
-        if not all(window) or (window[0] | window[1] | window[2] | window[3]) != ALL_SUITS:
-            continue
-        for order in permutations(SUITS):
-            if all(window[i] & SUIT_BIT[order[i]] for i in range(4)):
-                found.append([by_face[(low + i, order[i])] for i in range(4)])
-                if first_only:
-                    return found
     return found
+
+
+@lru_cache(maxsize=8192)
+def _rank_bit(card_id: str) -> tuple[int, int]:
+    """A card's number and its letter's bit in ``SUIT_BIT`` (a wild: rank 0, no bit)."""
+    rank, suit = parse_card(card_id)
+    return rank, SUIT_BIT.get(suit, 0)
+
+
+@lru_cache(maxsize=1 << 16)  # four masks of four bits: at most 65536 keys
+def _letter_orders(a: int, b: int, c: int, d: int) -> tuple[tuple[str, ...], ...]:
+    """The orders of the four letters (``permutations(SUITS)``'s order) that put one letter
+    at each of four numbers, given the letters each number has."""
+    window = (a, b, c, d)
+    return tuple(
+        order
+        for order in permutations(SUITS)
+        if all(window[i] & SUIT_BIT[order[i]] for i in range(4))
+    )
 
 
 def lay_off_options(state: State, seat: int) -> list[dict]:

@@ -249,17 +249,6 @@ class _Columns:
                         frontier.append((more, k))
         return found
 
-    @staticmethod
-    def _canonical(runs: tuple[_Run, ...], gw: int) -> tuple[_Run, ...]:
-        if not runs:
-            return runs
-        return tuple(
-            sorted(
-                (s, n, b if b < gw else gw, sp, bl if bl < gw else gw, g, rk)
-                for s, n, b, sp, bl, g, rk in runs
-            )
-        )
-
     def _close_all(self, runs: tuple[_Run, ...]) -> list[tuple] | None:
         """Close the runs still open after 13, or ``None`` if one of them is no run."""
         records = []
@@ -443,13 +432,26 @@ class _Columns:
                 self.incumbent = value
                 self.found = (done, gw)
             return True
-        runs = self._canonical(runs, gw)
+        # Runs in a canonical order, wild counts capped at the wilds left (more never
+        # matters), so states reached along different paths meet in ``reached``.
         need = 2 * (unopened + books_left)
-        for run in runs:
-            need += 2 - run[1]
+        if runs:
+            runs = tuple(
+                sorted(
+                    [
+                        (s, n, b if b < gw else gw, sp, bl if bl < gw else gw, g, rk)
+                        for s, n, b, sp, bl, g, rk in runs
+                    ]
+                )
+            )
+            for run in runs:
+                need += 2 - run[1]
+            shape = tuple([run[:6] for run in runs])
+        else:
+            shape = ()
         if need > self.suffix[r] or books_left > self.pairs[r]:
             return False
-        key = (r, tuple(run[:6] for run in runs), unopened, books_left, gw, lo, hi)
+        key = (r, shape, unopened, books_left, gw, lo, hi)
         before = self.reached.get(key)
         if before is not None:
             if before == _DEAD:
@@ -458,9 +460,10 @@ class _Columns:
                 return True
         self.reached[key] = laid
         worth = _rank_penalty(r)
+        ww = self.wild_weight
         moves = sorted(
             self.moves(r, runs, unopened, books_left, gw, False),
-            key=lambda m: m[6] * worth + self.wild_weight * (gw - m[3]),
+            key=lambda m: m[6] * worth + ww * (gw - m[3]),
             reverse=True,
         )
         alive = False
@@ -468,7 +471,7 @@ class _Columns:
             done2 = done
             for record in records:
                 done2 = (record, done2)
-            gain = naturals * worth + self.wild_weight * (gw - gw2)
+            gain = naturals * worth + ww * (gw - gw2)
             if self._best(r + 1, runs2, un2, books2, gw2, lo + dlo, hi + dhi, laid + gain, done2):
                 alive = True
         if not alive:

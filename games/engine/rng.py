@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 
+_sha256 = hashlib.sha256
+
 
 class SeededStream:
     """Random integers from ``SHA-256(seed || counter)``; ``counter`` is saved with the state.
@@ -19,6 +21,7 @@ class SeededStream:
 
     def __init__(self, seed: str, counter: int) -> None:
         self._key = seed.encode()
+        self._prefix = self._key + b":"
         self.counter = counter
 
     def below(self, n: int) -> int:
@@ -27,7 +30,7 @@ class SeededStream:
             raise ValueError("n must be positive")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
-            digest = hashlib.sha256(self._key + b":" + str(self.counter).encode()).digest()
+            digest = _sha256(b"%s%d" % (self._prefix, self.counter)).digest()
             self.counter += 1
             for offset in range(0, 32, 8):
                 value = int.from_bytes(digest[offset : offset + 8], "big")

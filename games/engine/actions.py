@@ -33,6 +33,7 @@ PLAYER_ACTIONS = (
 )
 PLATFORM_ACTIONS = ("close_window", "timeout")
 MAX_AUTO_STEPS = 200
+_KNOWN_ACTIONS = frozenset(PLAYER_ACTIONS + PLATFORM_ACTIONS)  # every apply asks
 
 
 def apply(state: State, seat: int | None, action: dict) -> tuple[State, list[dict]]:
@@ -51,7 +52,7 @@ def apply(state: State, seat: int | None, action: dict) -> tuple[State, list[dic
     if not isinstance(action, dict):
         raise IllegalMove("bad_action", "that is not a move")
     kind = action.get("type")
-    if not isinstance(kind, str) or kind not in PLAYER_ACTIONS + PLATFORM_ACTIONS:
+    if not isinstance(kind, str) or kind not in _KNOWN_ACTIONS:
         raise IllegalMove("unknown_action", "there is no such move")
     if kind in PLATFORM_ACTIONS:
         if seat is not None:

@@ -260,16 +260,14 @@ def _worst_card(state: State, seat: int) -> str:
         # Nothing left to build: shed the most expensive card that fits nowhere.
         return max(hand, key=lambda c: (penalty(parse_card(c)), c))
     values = _card_values(hand, *_needs(state, seat))
-    return _least_useful(hand, values, penalty)
+    return _least_useful(values, penalty)
 
 
-def _least_useful(
-    cards: list[str], values: dict[str, float], penalty: Callable[[Parsed], int]
-) -> str:
-    """``min(cards, key=lambda c: (values[c], -penalty(parse_card(c)), c))``, weighing the
+def _least_useful(values: dict[str, float], penalty: Callable[[Parsed], int]) -> str:
+    """``min(values, key=lambda c: (values[c], -penalty(parse_card(c)), c))``, weighing the
     penalties only where the values tie (every discard asks this)."""
-    low = min(values[c] for c in cards)
-    tied = [c for c in cards if values[c] == low]
+    low = min(values.values())
+    tied = [c for c, v in values.items() if v == low]
     if len(tied) == 1:
         return tied[0]
     return min(tied, key=lambda c: (-penalty(parse_card(c)), c))
@@ -290,7 +288,7 @@ def _wants_card(state: State, seat: int, card: str, knobs: Knobs) -> bool:
     # Never take a card only to discard it again: two bots would pass it back and forth for
     # ever (seen with rook's flat penalties, where ties fall to the card id).
     penalty = PENALTY_TABLES[ruleset_of(state).penalties]
-    return _least_useful(grown, values, penalty) != card
+    return _least_useful(values, penalty) != card
 
 
 def _wants_to_buy(state: State, seat: int, card: str, knobs: Knobs) -> bool:

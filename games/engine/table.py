@@ -93,7 +93,7 @@ def layoff_ends(meld: Meld, card_id: str) -> list[str]:
     if kind == "book":
         if wild or rank == meld["rank"]:
             ends.append("any")
-    else:
+    elif wild or suit == meld["suit"]:  # most cards asked about are of another letter
         start, end = meld["start"], meld["start"] + len(cards) - 1
         cs = card_set_of(card_id)
         if wild:
@@ -101,7 +101,7 @@ def layoff_ends(meld: Meld, card_id: str) -> list[str]:
                 ends.append("high")
             if start > MIN_RANK:
                 ends.append("low")
-        elif suit == meld["suit"]:
+        else:
             if rank == end + 1 or (cs.ace_high and rank == 1 and end + 1 == cs.top):
                 ends.append("high")
             if rank == start - 1:

@@ -162,6 +162,25 @@ def test_strong_keeps_its_hand_cheap_when_someone_may_go_out():
     assert action["type"] == "discard" and action["card"] in ("w13M", "w11A")
 
 
+def test_normal_sheds_dear_cards_in_bga_when_someone_may_go_out():
+    # Seat 1 is down with one card: normal breaks its pair of 10s (15 points each) rather
+    # than the heuristic's least useful card, an 8.
+    hands = {0: "w10M w10A w2Y w3Y w8M w5A w6I", 1: "w4I"}
+    st = make_state(
+        players=3,
+        round=1,
+        active=0,
+        phase="play",
+        hands=hands,
+        melds={1: "w9M b9M w9A | w7M b7M w7A"},
+    )
+    assert choose_action(st, 0, "baseline") == {"type": "discard", "card": "w8M"}
+    assert choose_action(st, 0, "normal") == {"type": "discard", "card": "w10A"}
+    # With nobody near the end (no seat down, the stock full) it discards as the heuristic.
+    calm = make_state(players=3, round=1, active=0, phase="play", hands={0: hands[0]})
+    assert choose_action(calm, 0, "normal") == {"type": "discard", "card": "w8M"}
+
+
 # -- bga: MAYI melds that draw replacements (issue 15: rounds that end with nobody out) ------
 # A MAYI meld made before the contract is down draws four replacement cards from the stock; four
 # strong bots that made every one ran the stock dry before anyone was out in 44% of rounds.

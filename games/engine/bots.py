@@ -76,7 +76,9 @@ def _stream(state: State, seat: int) -> SeededStream:
 
 # -- easy ----------------------------------------------------------------------------------
 def _easy_action(state: State, seat: int) -> dict | None:
-    action = _normal_action(state, seat)
+    # Without normal's shedding (four easy bots that shed ended 5.0% of bga rounds with
+    # nobody out at seed x2, 3.8% without).
+    action = _normal_action(state, seat, shed=False)
     if action is None:
         return None
     if action["type"] == "mayi_meld" and not makes_mayi_meld(state, seat):
@@ -91,7 +93,7 @@ def _easy_action(state: State, seat: int) -> dict | None:
 
 
 # -- normal ---------------------------------------------------------------------------------
-def _normal_action(state: State, seat: int) -> dict | None:
+def _normal_action(state: State, seat: int, shed: bool = True) -> dict | None:
     """The heuristic that was the site's only bot, with the changes of the module's doc."""
     action = baseline.choose_action(state, seat, "heuristic")
     if action is None:
@@ -119,7 +121,7 @@ def _normal_action(state: State, seat: int) -> dict | None:
     if swapped_in_hand(state, seat):
         return action
     if ruleset_of(state).lay_off_on_lay_down_turn:
-        if action["type"] == "discard" and not state["down"][seat]:
+        if shed and action["type"] == "discard" and not state["down"][seat]:
             return {"type": "discard", "card": _urgent_discard(state, seat, action["card"])}
         return action
     if action["type"] == "discard":

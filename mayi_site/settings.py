@@ -134,9 +134,6 @@ WSGI_APPLICATION = "mayi_site.wsgi.application"
 ASGI_APPLICATION = "mayi_site.asgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
-# Where the tests' SQLite database file goes (the embedded default's, below).
-_TEST_DB_DIR = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path(tempfile.gettempdir())
-
 if DATABASE_URL:
     _db = dj_database_url.parse(DATABASE_URL, conn_max_age=0)
     if _db["ENGINE"] == "django.db.backends.postgresql":
@@ -166,6 +163,11 @@ if DATABASE_URL:
         _db.setdefault("OPTIONS", {}).update(transaction_mode="IMMEDIATE", timeout=20)
     DATABASES = {"default": _db}
 else:
+    # Where the tests' database file goes (below): memory-backed /dev/shm where there is one,
+    # as a file's fsyncs cost the suite time.
+    _TEST_DB_DIR = (
+        Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path(tempfile.gettempdir())
+    )
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -178,7 +180,6 @@ else:
             # at once (a page's poll beside its POST) could read each other's half-done work,
             # a flake production's file never shows. One per process, so runs side by side
             # (the CI passes, two checkouts) never share it.
-            # In memory-backed /dev/shm where there is one: a file's fsyncs cost the suite time.
             "TEST": {"NAME": str(_TEST_DB_DIR / f"mayi-test-{os.getpid()}.sqlite3")},
         }
     }

@@ -90,10 +90,16 @@ def replay_for(*, table_id: int, viewer: User | AnonymousUser, move: int | None 
 
 def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Replay:
     moves = list(
-        Move.objects.filter(table=table)
-        .order_by("seq")
-        .only("seq", "seat", "by_bot", "action", "events")
+        Move.objects.filter(table=table).order_by("seq").only("seq", "seat", "by_bot", "action")
     )
+    # The platform's own part of a move (a timeout's strike, an expulsion) is not the engine's
+    # to replay: it is told from the stored events, which only the timeouts' moves carry.
+    platform = {
+        seq: [e for e in events or [] if e.get("type") in PLATFORM_EVENTS]
+        for seq, events in Move.objects.filter(table=table, action__type="timeout").values_list(
+            "seq", "events"
+        )
+    }
     names = seat_names(seat_rows, table.seat_count)
     start = initial_state(table.state or {})
     at = len(moves) if move is None else max(0, min(move, len(moves)))
@@ -105,9 +111,7 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
     replayed = list(replay(start, [(m.seat, m.action) for m in moves]))
     for n, (m, (after, events)) in enumerate(zip(moves, replayed, strict=True), start=1):
         # A move belongs to the round it was made in (the one that ends a round, to that one).
-        # The platform's own part of a move (a timeout's strike, an expulsion) is not the
-        # engine's to replay: it is told from the stored events.
-        told = events + [e for e in m.events or [] if e.get("type") in PLATFORM_EVENTS]
+        told = events + platform.get(m.seq, [])
         steps.append(Step(n, state["round"], m.seat, m.by_bot, describe(told, names, seat=m.seat)))
         state = after
         if n == at:

@@ -155,6 +155,8 @@ def test_a_never_buy_order_set_on_the_page_answers_the_next_window(
         assert moves[-1] == (0, {"type": "no_thanks", "standing_order": True})
         # The "May I?" box says whose answer it was, as the log does.
         assert "Your standing order said no thanks for" in page.inner_text("#window")
+        page.locator("#window").scroll_into_view_if_needed()
+        shoot(page, f"standing-order-window-answer-{size}")
         page.locator("#log").scroll_into_view_if_needed()
         shoot(page, f"standing-order-answered-{size}")
 

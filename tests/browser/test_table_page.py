@@ -507,6 +507,8 @@ def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, poo
             # The hand folds to its head row and the table takes the screen; it unfolds again.
             board = page.locator("#board").bounding_box()["height"]
             page.click("#hand-fold")
+            # The page re-renders after the click's handler: wait for it (a loaded CI machine).
+            wait_for_js(page, "document.getElementById('hand-fold').ariaExpanded === 'false'")
             assert page.locator("#hand [data-card]").count() == 0
             assert page.get_attribute("#hand-fold", "aria-expanded") == "false"
             assert page.locator("#board").bounding_box()["height"] > board + 100
@@ -518,6 +520,7 @@ def test_the_table_and_my_hand_share_the_screen(live_server, browser, alice, poo
             assert page.get_attribute("#hand-fold", "aria-expanded") == "false"
             assert page.locator("#hand [data-card]").count() == 0
             page.click("#hand-fold")
+            wait_for_js(page, "document.getElementById('hand-fold').ariaExpanded === 'true'")
             assert page.locator("#hand [data-card]").count() == 12
             # The card I drew is still marked after the reload (from the game's log).
             assert _on_screen_and_uncovered(page, "#hand .last-drawn")

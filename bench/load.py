@@ -21,7 +21,7 @@ could be connected, to the end): actions/s, action latency (POST to answer) p50/
 fan-out latency (the move's commit, ``committed_at``, to each seat's frame), HTTP statuses,
 errors, ``seats_not_notified`` (a seat that never got a frame at or past a version committed
 at its table more than 2 s before the end: must be 0), peak memory (VmHWM) and CPU seconds
-per process, the load average, and the end-of-run check of bench/harness.py (no move lost
+per process (the run's PostgreSQL backends summed as ``postgres``), the load average, and the end-of-run check of bench/harness.py (no move lost
 or applied twice, every deadline fired once, every table replays from its seed).
 
 The machine is shared: keep runs small while developing (--tables 20 --seconds 20); the
@@ -40,6 +40,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -88,6 +89,22 @@ def client_process(
     # The seed (1, 2, ...) says which part of the tables this was: the parts arrive in the order
     # their processes finish, and their seats must be matched with their own tables.
     out.put((seed, ledgers, seen, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime))
+
+
+def backend_cpu(database: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend connected to ``database`` (its process
+    title: ``postgres: user database host(port) ...``)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if title.startswith("postgres: ") and f" {database} " in title:
+                found[int(entry.name)] = cpu_seconds([int(entry.name)])
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # ended meanwhile
+    return found
 
 
 def notified(
@@ -176,6 +193,8 @@ def main() -> None:
         stack.start_all()
         pids = stack.pids()
         cpu_before = {name: cpu_seconds(p) for name, p in pids.items()}
+        database = urlsplit(args.database_url).path.lstrip("/")
+        backends_before = backend_cpu(database)
         log(f"{args.tables * args.seats} clients over {args.client_processes} process(es)")
         # Connecting takes a while with hundreds of sockets: it is counted outside the figure.
         connect_allowance = 5 + args.tables * args.seats / args.arrivals
@@ -210,6 +229,12 @@ def main() -> None:
             name: round(cpu_seconds(p) - cpu_before.get(name, 0.0), 1)
             for name, p in stack.pids().items()
         }
+        # The run's PostgreSQL backends (a pooled backend lives through the run; one that
+        # ended before the end is not counted).
+        backends = backend_cpu(database)
+        cpu["postgres"] = round(
+            sum(t - backends_before.get(pid, 0.0) for pid, t in backends.items()), 1
+        )
         ledgers: list[Ledger] = [led for part in collected for led in part[0]]
         seen = [s for part in collected for s in part[1]]
         ordered_tables = [t for part in parts for t in part]

@@ -73,52 +73,67 @@ def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]
     >>> mayi_candidates(["w4M", "b3A", "w6Y", "w5I", "w?"])
     [['b3A', 'w4M', 'w5I', 'w6Y']]
     """
-    # Bots ask this before every move of their turn: bit arithmetic on which letters each
-    # number has rules most hands out before the card ids are gathered.
-    masks = [0] * 15
+    # Bots ask this before every move of their turn: bit arithmetic rules most hands out
+    # before the card ids are gathered. ``held``: the four bits from 4n are the letters that
+    # number n has.
+    held = 0
+    bits = _LETTER_BITS
     for cid in hand:
-        rank, bit = _rank_bit(cid)
-        masks[rank] |= bit
-    masks[WILD_RANK] = 0
-    held = 0  # bit n: number n has some natural
-    for rank in range(1, 15):
-        if masks[rank]:
-            held |= 1 << rank
-    # Four numbers in a row that each have a natural (low bits 1..10), then the four letters
-    # among them.
-    lows = held & held >> 1 & held >> 2 & held >> 3 & 0b11111111110
-    sets = [rank for rank in range(1, 14) if masks[rank] == ALL_SUITS]
+        held |= bits[cid]
+    some = (held | held >> 1 | held >> 2 | held >> 3) & _NUMBERS  # bit 4n: n has a natural
+    every = held & held >> 1 & held >> 2 & held >> 3 & _NUMBERS  # bit 4n: n has all four
+    # Four numbers in a row that each have a natural, then the four letters among them.
+    lows = some & some >> 4 & some >> 8 & some >> 12 & _RUN_LOWS
     runs = []
     while lows:
-        low = (lows & -lows).bit_length() - 1
-        lows &= lows - 1
-        if masks[low] | masks[low + 1] | masks[low + 2] | masks[low + 3] == ALL_SUITS:
+        bit = lows & -lows
+        lows ^= bit
+        low = bit.bit_length() >> 2
+        window = held >> 4 * low
+        if (window | window >> 4 | window >> 8 | window >> 12) & ALL_SUITS == ALL_SUITS:
             runs.append(low)
-    if not sets and not runs:
+    if not every and not runs:
         return []
-    by_face: dict[tuple[int, str], str] = {}
+    sets = []
+    while every:
+        bit = every & -every
+        every ^= bit
+        sets.append(bit.bit_length() >> 2)
+    by_face: dict[int, str] = {}  # a face's bit in ``held``: the hand's first card of it
     for cid in hand:
-        face = parse_card(cid)
-        if face[0] != WILD_RANK and face not in by_face:
+        face = bits[cid]
+        if face and face not in by_face:
             by_face[face] = cid
     found = []
     for rank in sets:
-        found.append([by_face[(rank, s)] for s in SUITS])
+        found.append([by_face[SUIT_BIT[s] << 4 * rank] for s in SUITS])
         if first_only:
             return found
     for low in runs:
-        for order in _letter_orders(*masks[low : low + 4]):
-            found.append([by_face[(low + i, order[i])] for i in range(4)])
+        letters = [held >> 4 * (low + i) & ALL_SUITS for i in range(4)]
+        for order in _letter_orders(*letters):
+            found.append([by_face[SUIT_BIT[order[i]] << 4 * (low + i)] for i in range(4)])
             if first_only:
                 return found
     return found
 
 
-@lru_cache(maxsize=8192)
-def _rank_bit(card_id: str) -> tuple[int, int]:
-    """A card's number and its letter's bit in ``SUIT_BIT`` (a wild: rank 0, no bit)."""
-    rank, suit = parse_card(card_id)
-    return rank, SUIT_BIT.get(suit, 0)
+_NUMBERS = sum(1 << 4 * n for n in range(1, 14))  # bit 4n for the numbers 1..13
+_RUN_LOWS = sum(1 << 4 * n for n in range(1, 11))  # the lowest numbers of four in a row
+
+
+class _LetterBits(dict):
+    """card id -> its letter's bit (``SUIT_BIT``) shifted to its number's four bits (4n to
+    4n + 3); 0 for a wild or a card of a set without MAYI melds. Filled on first sight: a
+    dict read for every card of every hand the bots weigh."""
+
+    def __missing__(self, card_id: str) -> int:
+        rank, suit = parse_card(card_id)
+        bits = self[card_id] = SUIT_BIT.get(suit, 0) << 4 * rank
+        return bits
+
+
+_LETTER_BITS = _LetterBits()
 
 
 @lru_cache(maxsize=1 << 16)  # four masks of four bits: at most 65536 keys

@@ -25,7 +25,7 @@ from .cards import WILD_RANK, is_wild_card, parse_card
 from .contract import assign_ids, plan_wilds, solve_best, solve_exact, solve_most_wilds
 from .errors import IllegalMove
 from .rulesets import Contract
-from .state import State, draw_from_stock, ruleset_of
+from .state import State, draw_from_stock, own_meld, ruleset_of
 from .table import classify, lay_off_on, layoff_ends, mayi_group
 from .turns import (
     card_field,
@@ -185,7 +185,7 @@ def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
     _keep_one(st, seat, 1)
     keeps_room_for_swapped(st, seat, card, meld, ends[0])
     st["hands"][seat].remove(card)
-    lay_off_on(meld, card, ends[0])
+    lay_off_on(own_meld(st, meld), card, ends[0])
     # Owner and kind: a log can say "on bob's run" even after the meld has left the table.
     events.append(
         {
@@ -344,7 +344,7 @@ def swap_wild(st: State, seat: int, action: dict, events: list[dict]) -> None:
     natural = card_field(st, action)
     meld, slot = swap_check(st, seat, action.get("meld"), natural)
     wild = meld["cards"][slot]
-    meld["cards"][slot] = natural
+    own_meld(st, meld)["cards"][slot] = natural
     hand = st["hands"][seat]
     hand.remove(natural)
     hand.append(wild)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import IllegalMove
 from .rng import SeededStream
-from .rulesets import RuleSet, get_ruleset
+from .rulesets import RULESETS, RuleSet, get_ruleset
 from .scoring import cards_penalty, places
 
 State = dict[str, Any]
@@ -28,7 +28,9 @@ class RoundOver(Exception):
 
 
 def ruleset_of(st: State) -> RuleSet:
-    return get_ruleset(st["ruleset"])
+    # Asked a hundred times a turn: the dict first, get_ruleset's message for a bad name.
+    found = RULESETS.get(st["ruleset"])
+    return found if found is not None else get_ruleset(st["ruleset"])
 
 
 def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None = None) -> State:
@@ -96,9 +98,9 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
 
 
 # The lists of a state that actions change in place (copied by copy_state); the others are
-# replaced whole when they change.
+# replaced whole when they change. The stock is the longest, and only a draw changes it:
+# ``draw_from_stock`` replaces it rather than popping, so copy_state can share it.
 _FLAT_LISTS = (
-    "stock",
     "discard",
     "discard_from",
     "down",
@@ -118,17 +120,19 @@ _FLAT_LISTS = (
 def copy_state(st: State) -> State:
     """A copy deep enough that changing it never touches ``st`` (faster than deepcopy).
 
-    Every action copies the state once, so this is on the hot path of every bot game: the
-    ``taken`` history's ``[seat, card]`` pairs are shared, as nothing changes a pair in place
-    (``note_taken`` appends new ones; a reshuffle filters into a new list)."""
+    Every action copies the state once, so this is on the hot path of every bot game. What
+    no action changes in place is shared, not copied: the ``taken`` history's ``[seat, card]``
+    pairs (``note_taken`` appends new ones; a reshuffle filters into a new list), the rows of
+    ``scores`` (a round appends a new one), the stock (``draw_from_stock`` replaces it), and
+    the tabled melds (an action that changes one replaces it first: :func:`own_meld`)."""
     new = dict(st)
     new["hands"] = [h[:] for h in st["hands"]]
     for key in _FLAT_LISTS:
         value = st.get(key)
         if value is not None:
             new[key] = value[:]
-    new["scores"] = [r[:] for r in st["scores"]]
-    new["melds"] = [dict(m, cards=m["cards"][:]) for m in st.get("melds", ())]
+    new["scores"] = st["scores"][:]
+    new["melds"] = st.get("melds", [])[:]
     new["options"] = dict(st["options"])
     w = st.get("window")
     if w:
@@ -141,6 +145,15 @@ def copy_state(st: State) -> State:
     if taken is not None:
         new["taken"] = taken[:]
     return new
+
+
+def own_meld(st: State, meld: dict) -> dict:
+    """A copy of ``meld`` (of the copied ``st``) that replaces it on the table, to be changed
+    in place: copy_state shares the melds with the state it copied."""
+    mine = dict(meld, cards=meld["cards"][:])
+    melds = st["melds"]
+    melds[next(i for i, m in enumerate(melds) if m is meld)] = mine
+    return mine
 
 
 def start_round(st: State, events: list[dict]) -> None:
@@ -226,7 +239,9 @@ def draw_from_stock(st: State, events: list[dict]) -> str:
             st["taken"] = [t for t in st["taken"] if t[1] not in gone]
         st["reshuffles"] += 1
         events.append({"type": "stock_rebuilt", "stock_size": len(pile)})
-    return st["stock"].pop()
+    stock = st["stock"]
+    st["stock"] = stock[:-1]  # a new list: copy_state shares the stock
+    return stock[-1]
 
 
 def end_round(st: State, went_out: int | None, events: list[dict], reason: str) -> None:

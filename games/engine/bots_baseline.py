@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from .cards import WILD_RANK, Parsed, parse_card
+from .cards import WILD_RANK, Parsed, card_set_of, parse_card
 from .legal import (
     can_answer,
     contract_melds,
@@ -162,17 +162,18 @@ def _might_lay_down(state: State, seat: int) -> bool:
     wilds in hand."""
     books, runs = _needs(state, seat)
     cards = state["hands"][seat]
-    wilds = 0
-    by_rank = [0] * 16
-    by_suit: dict[str, int] = {}  # bit n: the letter has number n
+    if len(cards) < 3 * books + 4 * runs:
+        return False
+    cells = _CELLS
+    by_rank = [0] * 16  # [0]: the wilds
+    by_letter = [0] * 5  # bit n: the letter has number n ([4]: the wilds' cell, unused)
     for card in cards:
-        rank, suit = parse_card(card)
-        if rank == WILD_RANK:
-            wilds += 1
-        else:
-            by_rank[rank] += 1
-            by_suit[suit] = by_suit.get(suit, 0) | (1 << rank)
-    if len(cards) < 3 * books + 4 * runs or len(cards) - wilds < 2 * (books + runs):
+        rank, cell = cells[card]
+        by_rank[rank] += 1
+        by_letter[cell // _ROW] |= 1 << rank
+    wilds = by_rank[WILD_RANK]
+    by_rank[WILD_RANK] = 0
+    if len(cards) - wilds < 2 * (books + runs):
         return False
     cost = 0
     if books:
@@ -186,7 +187,7 @@ def _might_lay_down(state: State, seat: int) -> bool:
     if runs:
         run_costs = []
         ace_high = ruleset_of(state).cards.ace_high
-        for mask in by_suit.values():
+        for mask in by_letter[:4]:
             if ace_high and mask & 2:
                 mask |= 1 << 14  # the ace may also stand above the king
             best = _most_in_four(mask)
@@ -198,36 +199,57 @@ def _might_lay_down(state: State, seat: int) -> bool:
     return cost <= wilds
 
 
+_ROW = 22  # a letter's counts: numbers 1..14 at 4..17, three empty places on either side
+_WILD_CELL = 4 * _ROW  # where wilds are counted (no letter's row)
+
+
+class _Cells(dict):
+    """card id -> (its number, its count's index in ``_card_values``' table: the letter's row
+    (by its place in the card set's letters) at the number). Filled on first sight: every
+    card of every hand the heuristic weighs is looked up here."""
+
+    def __missing__(self, card_id: str) -> tuple[int, int]:
+        rank, suit = parse_card(card_id)
+        if rank == WILD_RANK:
+            cell = _WILD_CELL
+        else:
+            cell = card_set_of(card_id).suits.index(suit) * _ROW + rank + 3
+        found = self[card_id] = (rank, cell)
+        return found
+
+
+_CELLS = _Cells()
+
+
 def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
     """How much each card helps toward the contract, given the rest of the hand: copies of
     its number count toward a book, cards of its letter within 3 numbers toward a run."""
-    parsed = [(c, parse_card(c)) for c in hand]
-    rank_count = [0] * 15
-    suit_count: dict[str, list[int]] = {}
-    for _, (r, s) in parsed:
-        if r != WILD_RANK:
-            rank_count[r] += 1
-            row = suit_count.get(s)
-            if row is None:
-                row = suit_count[s] = [0] * 22
-            row[r + 3] += 1
+    cells = _CELLS
+    rank_count = [0] * 16
+    counts = [0] * (_WILD_CELL + 1)
+    for card in hand:
+        rank, cell = cells[card]
+        rank_count[rank] += 1
+        counts[cell] += 1
     book_weight = 3.0 * (1 + books / 3) if books else 0.0
     run_weight = 2.5 * (1 + runs / 3) if runs else 0.0
+    # What a book adds by the copies of a card's number in hand (itself included: 1 to 4,
+    # four meaning four or more).
+    by_copies = (0.0, book_weight * 0, book_weight * 1, book_weight * 2, book_weight * 3)
     values = {}
-    for card, (rank, suit) in parsed:
+    for card in hand:
+        rank, i = cells[card]
         if rank == WILD_RANK:
             values[card] = 100.0
             continue
-        copies = rank_count[rank] - 1
-        value = book_weight * (copies if copies < 3 else 3)
+        copies = rank_count[rank]
+        value = by_copies[copies if copies < 4 else 4]
         if run_weight:
-            row = suit_count[suit]
-            i = rank + 3
             near = (
-                row[i - 1]
-                + row[i + 1]
-                + (row[i - 2] + row[i + 2]) / 2
-                + (row[i - 3] + row[i + 3]) / 3
+                counts[i - 1]
+                + counts[i + 1]
+                + (counts[i - 2] + counts[i + 2]) / 2
+                + (counts[i - 3] + counts[i + 3]) / 3
             )
             value += run_weight * near
         values[card] = value
@@ -236,17 +258,18 @@ def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:
 
 def _card_value(hand: list[str], card: str, books: int, runs: int) -> float:
     """``_card_values([*hand, card], ...)[card]`` for one card not in ``hand``, in one pass."""
-    rank, suit = parse_card(card)
+    cells = _CELLS
+    rank, at = cells[card]
     if rank == WILD_RANK:
         return 100.0
     same = 0
     near = 0.0
     for other in hand:
-        r, s = parse_card(other)
+        r, cell = cells[other]
         if r == rank:
             same += 1
-        elif s == suit and r != WILD_RANK and abs(r - rank) <= 3:
-            near += 1.0 / abs(r - rank)
+        elif -3 <= cell - at <= 3:  # the same letter (the rows lie far apart), not a wild
+            near += 1.0 / abs(cell - at)
     value = 3.0 * (1 + books / 3) * min(same, 3) if books else 0.0
     if runs:
         value += 2.5 * (1 + runs / 3) * near

@@ -19,6 +19,7 @@ to let that caller buy; a "May I?" from the active player itself takes the disca
 from __future__ import annotations
 
 from .errors import IllegalMove
+from .rulesets import RULESETS
 from .state import State, draw_from_stock, note_taken, ruleset_of
 from .turns import do_discard, do_pass, require_turn
 
@@ -73,13 +74,20 @@ def window_eligible(st: State, active: int, exclude: tuple[int, ...] = ()) -> li
     discarder = None if rules.discarder_may_claim else st["discard_from"][-1]
     cap = rules.max_buys_per_round
     out = st.get("finisher")  # rook: the seat that went out is done with this round
-    seats = []
-    for k in range(1, n):
-        s = (active + k) % n
-        if s in (discarder, out) or s in exclude or (cap is not None and st["buys"][s] >= cap):
-            continue
-        seats.append(s)
-    return seats
+    buys = st["buys"]
+    return [
+        s
+        for s in _AFTER[n][active]
+        if s != discarder and s != out and s not in exclude and (cap is None or buys[s] < cap)
+    ]
+
+
+# _AFTER[n][seat]: the other seats of an n-seat table, clockwise from ``seat`` (every
+# window and every bot's answer asks).
+_AFTER = [
+    [tuple((seat + k) % n for k in range(1, n)) for seat in range(n)]
+    for n in range(max(r.max_players for r in RULESETS.values()) + 1)
+]
 
 
 def open_window(st: State, events: list[dict], exclude: tuple[int, ...] = ()) -> None:

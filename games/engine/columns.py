@@ -444,8 +444,21 @@ class _Columns:
                     ]
                 )
             )
-            for run in runs:
-                need += 2 - run[1]
+            # The fewest wilds the open runs still need: a run with a gap, or with one natural,
+            # must take a natural of its letter at r or later and fill the numbers up to it;
+            # a run shorter than four fills those numbers, or its missing places. Runs
+            # competing for the wilds left settle many states with no plan ahead at once.
+            short = lo
+            nxt = self.nxt
+            for s, n, _, sp, _, g, _ in runs:
+                need += 2 - n
+                if g or n < 2:
+                    short += g + nxt[s][r] - r
+                elif sp < 4:
+                    ahead = nxt[s][r] - r
+                    short += ahead if ahead < 4 - sp else 4 - sp
+            if short > gw:
+                return False
             shape = tuple([run[:6] for run in runs])
         else:
             shape = ()

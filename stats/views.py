@@ -48,9 +48,19 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     labels = [str(r["round"]) for r in rounds]
     made = [None if r["made_rate"] is None else round(100 * r["made_rate"]) for r in rounds]
     places_rows = []
+    # One column per place up to the largest table played: a smaller table's row leaves the
+    # places it does not have blank ("–"), so every number stays under its own heading.
+    place_columns = max((int(size) for size in figures["places"]), default=0)
     for size, counts in figures["places"].items():
         total = sum(counts) or 1
-        places_rows.append({"size": size, "counts": counts, "shares": [c / total for c in counts]})
+        places_rows.append(
+            {
+                "size": size,
+                "counts": counts,
+                "cells": [*counts, *["–"] * (place_columns - len(counts))],
+                "shares": [c / total for c in counts],
+            }
+        )
     history = page["rating_history"]
     # The chart's numbers as text: the most recent games (a thousand rows would bury them).
     rating_table = sorted(
@@ -62,11 +72,16 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         name: charts.thin([(p["game"], p["rating"]) for p in points], CHART_POINTS)
         for name, points in history.items()
     }
+    # The player shown is "player": "user" stays the signed-in user (the header's "My stats"
+    # and profile links read it from the auth context processor).
+    player = page.pop("user")
     context: dict[str, Any] = {
         **page,
-        "is_me": request.user.is_authenticated and request.user.pk == page["user"].pk,
+        "player": player,
+        "is_me": request.user.is_authenticated and request.user.pk == player.pk,
         "f": figures,
         "places_rows": places_rows,
+        "place_columns": [_ordinal(i + 1) for i in range(place_columns)],
         "rating_table": [
             {"table": t, "ruleset": n, "rating": r}
             for _, t, n, r in rating_table[:RATING_TABLE_ROWS]
@@ -96,7 +111,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
                 "Places by table size: share of games in each place",
                 [f"{row['size']} seats" for row in places_rows],
                 [row["counts"] for row in places_rows],
-                [_ordinal(i + 1) for i in range(max((r["size"] for r in places_rows), default=0))],
+                [_ordinal(i + 1) for i in range(place_columns)],
             ),
         },
     }

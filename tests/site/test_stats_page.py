@@ -161,6 +161,32 @@ def test_the_page_shows_the_numbers_and_charts_with_their_text(three_games, bob)
     assert "style=" not in html and "<script>" not in html
 
 
+def test_the_header_on_another_players_page_is_still_mine(three_games, bob):
+    # The page's player was passed to the template as "user", the name the header reads for
+    # the signed-in user: on alice's page bob's "My stats" led to alice's and named her.
+    client = Client()
+    client.force_login(bob)
+    html = client.get("/players/alice/").content.decode()
+    header = html.split('<header class="top">')[1].split("</header>")[0]
+    assert 'aria-label="Your profile: bob"' in header and 'href="/players/bob/"' in header
+    assert "alice" not in header
+
+
+def test_the_places_table_has_a_column_for_every_place(three_games, bob):
+    # Tables of 3 and 4 seats: the heading read the first row's places (1st to 3rd), so the
+    # 4-seat row's 4th place stood under no heading and the 3-seat row ended short.
+    client = Client()
+    client.force_login(bob)
+    html = client.get("/players/alice/").content.decode()
+    table = html.split('id="places-table"')[1].split("</table>")[0]
+    rows = [re.findall(r"<t[hd]>([^<]*)</t[hd]>", row) for row in table.split("</tr>")[:-1]]
+    assert rows == [
+        ["Table", "1st", "2nd", "3rd", "4th"],
+        ["3 seats", "0", "2", "0", "–"],
+        ["4 seats", "1", "0", "0", "0"],
+    ]
+
+
 def test_ruleset_scope_and_overall(three_games, alice, bob, api_for):
     finished_game(
         [alice, bob, None],

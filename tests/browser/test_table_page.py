@@ -18,8 +18,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from django.db import connection
 
-from games.models import Table
+from games.models import Move, Table
 from tests.browser.pages import signed_in_page, wait_for_js
 from tests.browser.tables import (
     OFFER,
@@ -591,3 +592,61 @@ def test_the_melds_sort_groups_the_hand_as_the_engine_finds_the_contract(
         assert _hand(page) == book + ["w4I", *run] + rest
     finally:
         page.context.close()
+
+
+# Round 1 at a table of four: bot 2 discarded the 9Y and bot 3 plays its turn; bob (seat 1)
+# and I may both still answer for the 9Y.
+TWO_ANSWER: dict[str, Any] = {
+    "hands": {0: "7M 7A 7Y 9M 9A 9I"},
+    "discard": "9Y",
+    "stock": "7I 3A",
+    "active": 3,
+    "phase": "play",
+    "discarder": 2,
+    "window": {"eligible": [0, 1]},
+    "hand_size": 7,
+}
+
+
+def _answer(table_id: int, user: Any, answer: str) -> None:
+    try:
+        table = Table.objects.get(pk=table_id)
+        submit_as_a_client(
+            table_id=table_id, user=user, action={"type": answer}, expect_version=table.version
+        )
+    finally:
+        connection.close()
+
+
+def test_my_answer_to_may_i_goes_through_when_another_answered_first(
+    live_server, browser, alice, bob, pool
+):
+    table_id, me = pool.submit(arranged_table, alice, seats=4, others=[bob], **TWO_ANSWER).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    try:
+        v = _version(page)
+        # Bob says no thanks a moment before I click: my page still shows the version before
+        # his answer, so my answer arrives stale (409). The window still waits on me for the
+        # same card, so the page sends my answer again instead of asking me to click again.
+        pool.submit(_answer, table_id, bob, "no_thanks").result()
+        assert _version(page) == v
+        page.click("#window [data-action='no_thanks']")
+        # Bob's answer is one version, mine the next.
+        wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {v + 1}")
+        assert page.locator("#window [data-action]").count() == 0
+        assert page.inner_text("#action-error") == ""
+        answers = pool.submit(_answers_of, table_id).result()
+        assert ("no_thanks", me) in answers and ("no_thanks", 1) in answers
+    finally:
+        page.context.close()
+
+
+def _answers_of(table_id: int) -> list[tuple[str, int | None]]:
+    try:
+        return [
+            (m.action["type"], m.seat)
+            for m in Move.objects.filter(table_id=table_id).order_by("seq")
+            if m.action["type"] in ("no_thanks", "may_i")
+        ]
+    finally:
+        connection.close()

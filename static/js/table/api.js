@@ -21,8 +21,15 @@ export async function post(path, body) {
   return { response, data };
 }
 
+// The card a "May I?" answer is about: the one on offer, or the discard on top (an early answer).
+function answeredCard(view) {
+  if (!view) return null;
+  return view.buy_window ? view.buy_window.card : view.discard_top;
+}
+
 // Returns true when the move was taken.
-export async function send(action, { keepSelection = false } = {}) {
+export async function send(action, { keepSelection = false, resent = false } = {}) {
+  const card = answeredCard(store.get().view);
   action.expect_version = store.get().version;
   store.set({ error: "", pending: true });
   let result;
@@ -41,6 +48,15 @@ export async function send(action, { keepSelection = false } = {}) {
   }
   if (response.status === 409 && data && data.table) {
     apply(data, "post");
+    // Three players answer a "May I?" window at once: each answer bumps the version, so the
+    // others' answers arrive stale. When the fresh view still waits on me for the same card,
+    // my answer means what I clicked: it goes again at the new version (once), rather than
+    // asking me to click again.
+    const view = store.get().view;
+    const answer = action.type === "may_i" || action.type === "no_thanks";
+    if (answer && !resent && view && view.may_answer && !view.my_answer && answeredCard(view) === card) {
+      return send(action, { keepSelection, resent: true });
+    }
     showError("The table changed before your move arrived: look again.");
     return false;
   }

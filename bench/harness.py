@@ -10,7 +10,8 @@ clients that play through real HTTP and websockets, and the end-of-run check.
 - :class:`Player`: one seat, one real client: a websocket to ``/ws/tables/<id>/`` (its own
   session cookie) for the frames, and HTTP/1.1 keep-alive ``POST /api/tables/<id>/actions``
   (its own bearer token) for its moves, after a human-like think time. It decides from its
-  own view only (``decide``). It reconnects when the socket drops and re-syncs by version,
+  own view only (``decide``); an answer to a "May I?" window refused as stale goes again at
+  once, as the page sends it. It reconnects when the socket drops and re-syncs by version,
   retries a 503 once after ``Retry-After``, and keeps a ledger: every action answered 200
   (with the version it made), every answer it never got.
 - :func:`check_run`: no move lost, none applied twice, every deadline fired exactly once, and
@@ -494,6 +495,15 @@ def decide(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return {"type": "discard", "card": max(hand, key=lambda c: (card_points(view, c), c))}
 
 
+ANSWERS = ("may_i", "no_thanks")
+
+
+def answered_card(view: dict[str, Any]) -> str | None:
+    """The card a "May I?" answer is about: the one on offer, or the discard on top."""
+    window = view.get("buy_window")
+    return window["card"] if window else view.get("discard_top")
+
+
 def card_points(view: dict[str, Any], card: str) -> int:
     face = view.get("faces", {}).get(card) or {}
     if face.get("wild"):
@@ -553,6 +563,8 @@ class Player:
         self.connected = asyncio.Event()
         self.socket_up = False
         self.last_heard = time.time()
+        # An answer refused as stale (409), and the card it was about: sent again at once.
+        self.again: tuple[dict[str, Any], str | None] | None = None
 
     def take(self, table: dict[str, Any], view: dict[str, Any]) -> None:
         if table["version"] >= self.version:
@@ -687,12 +699,18 @@ class Player:
                     if time.time() < self.stop_at - 1 and (not self.socket_up or silent > 20):
                         await self.refresh()
                 continue
-            if action["type"] == "draw" and self.rng.random() < self.slow_turns:
-                await asyncio.sleep(min(self.stop_at - time.time(), 8.0))  # let the clock play it
-                continue
-            await asyncio.sleep(self.rng.uniform(*self.think))
-            if time.time() >= self.stop_at:
-                return
+            again, self.again = self.again, None
+            if again is not None and action["type"] in ANSWERS and answered_card(view) == again[1]:
+                # As the page does (static/js/table/api.js): an answer that met another seat's
+                # goes again at once while the window still waits on me for the same card.
+                action = again[0]
+            else:
+                if action["type"] == "draw" and self.rng.random() < self.slow_turns:
+                    await asyncio.sleep(min(self.stop_at - time.time(), 8.0))  # the clock plays
+                    continue
+                await asyncio.sleep(self.rng.uniform(*self.think))
+                if time.time() >= self.stop_at:
+                    return
             version = self.version
             if self.view is not view:
                 continue  # something happened while thinking: think again
@@ -702,6 +720,8 @@ class Player:
                 self.take(payload["table"], payload["view"])
             elif status in (400, 409) and payload is not None and "view" in payload:
                 self.take(payload["table"], payload["view"])
+                if status == 409 and action["type"] in ANSWERS and again is None:
+                    self.again = (action, answered_card(view))
                 if status == 400:
                     await asyncio.sleep(0.5)
             elif status == 0 or status >= 500:

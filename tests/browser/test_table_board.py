@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.engine import hand_penalty
 from games.models import Table
+from games.services.vacation import vacation_start
 from tests.browser.pages import signed_in_page, wait_for_js
 from tests.browser.tables import OFFER, arranged_table, serious_violations, shoot
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
@@ -334,5 +335,37 @@ def test_the_dealer_button_leaves_a_phone_seat_its_whole_name(live_server, brows
             chip["y"] < card["y"] + 4 and chip["x"] + chip["width"] > card["x"] + card["width"] - 4
         )
         shoot(page, "board-dealer-button")
+    finally:
+        page.context.close()
+
+
+def _on_vacation(host: Any, other: Any) -> tuple[int, int]:
+    try:
+        table_id, me = arranged_table(host, others=[other], **BOARD)
+        vacation_start(user=other, days=2)
+        return table_id, me
+    finally:
+        connection.close()
+
+
+def test_a_clock_on_vacation_keeps_its_label_whole(live_server, browser, alice, bob, pool):
+    # bob is on vacation: his clock reads "vacation until <date>", which squeezed the "Clock"
+    # label of his seat card into "Clo" over "ck".
+    table_id, _ = pool.submit(_on_vacation, alice, bob).result()
+    page = signed_in_page(browser, live_server.url, alice)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#players .seat")
+        seat = page.locator("#players .seat:has(strong:text-is('bob'))")
+        clock = seat.locator(".f-clock dd")
+        assert clock.inner_text().startswith("vacation until")
+        label = seat.locator(".f-clock dt")
+        # One line: the label's text makes a single box, as wide as the word.
+        assert label.evaluate(
+            "e => { const r = document.createRange(); r.selectNodeContents(e);"
+            " return r.getClientRects().length === 1 && e.scrollWidth <= e.clientWidth; }"
+        )
+        shoot(page, "board-vacation-clock")
     finally:
         page.context.close()

@@ -12,6 +12,7 @@ Greedy choices are wrong here: a card that looks like part of a book may be need
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .cards import (
     BGA_CARDS,
@@ -199,7 +200,16 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int, m: int 
     with one or two more naturals, or a run with one to three naturals of the three numbers
     above it. Failed sub-problems are memoised on the counts.
     """
-    counts = _meldable(counts, wilds, books, runs, m)
+    meldable = _meldable(counts, wilds, books, runs, m)
+    return _some_contract_of(bytes(meldable), wilds, books, runs, m)
+
+
+# A hand a bot weighs turn after turn often keeps the same meldable cards (a seat holding its
+# MAYI meld, one card drawn and one discarded): a third of the answers are found here.
+@lru_cache(maxsize=4096)
+def _some_contract_of(meldable: bytes, wilds: int, books: int, runs: int, m: int) -> bool:
+    """:func:`_some_contract` of the counts left by :func:`_meldable` (bytes: a key)."""
+    counts = list(meldable)
     cells = len(counts)
     failed: set[tuple] = set()
 
@@ -213,7 +223,7 @@ def _some_contract(counts: list[int], wilds: int, books: int, runs: int, m: int 
             i += 1
         if i == cells:
             return False
-        key = (i, tuple(counts[i:]), w, b, r)
+        key = (i, bytes(counts[i:]), w, b, r)
         if key in failed:
             return False
         rank, suit = i % m, i // m
@@ -270,29 +280,40 @@ def _meldable(counts: list[int], wilds: int, books: int, runs: int, m: int) -> l
     every hand a bot weighs, and must cost far less than the search it shortens."""
     bookable = 0  # bit x: the number at index x has naturals enough for a book
     if books:
-        for x in range(m):
-            copies = sum(counts[x::m])
+        per_number = map(
+            sum,
+            zip(counts[:m], counts[m : 2 * m], counts[2 * m : 3 * m], counts[3 * m :], strict=True),
+        )
+        for x, copies in enumerate(per_number):
             if copies >= 3 or (copies == 2 and wilds):
                 bookable |= 1 << x
     least = max(2, RUN_MIN - wilds)  # naturals in four places that make a run
     out = list(counts)
     for base in range(0, len(counts), m):
-        held = 0  # bit x: the letter has the number at index x
-        for x in range(m):
-            if counts[base + x]:
-                held |= 1 << x
-        fits = bookable
-        if runs:
-            for lo in range(m - RUN_MIN + 1):
-                window = held >> lo & 0b1111
-                if window.bit_count() >= least:
-                    fits |= window << lo
+        # bit x: the letter has the number at index x (the row, reversed, as binary digits)
+        held = int(bytes(counts[base : base + m])[::-1].translate(_DIGITS), 2)
+        fits = (bookable | _run_fits(held, least, m)) if runs else bookable
         unfit = held & ~fits
         while unfit:
             x = (unfit & -unfit).bit_length() - 1
             unfit &= unfit - 1
             out[base + x] = 0
     return out
+
+
+_DIGITS = bytes([ord("0")] + [ord("1")] * 255)  # a count as the binary digit "is there one"
+
+
+@lru_cache(maxsize=1 << 16)
+def _run_fits(held: int, least: int, m: int) -> int:
+    """The numbers of ``held`` (one letter's) that lie in four places in a row holding
+    ``least`` of its numbers or more."""
+    fits = 0
+    for lo in range(m - RUN_MIN + 1):
+        window = held >> lo & 0b1111
+        if window.bit_count() >= least:
+            fits |= window << lo
+    return fits
 
 
 def assign_ids(card_ids: Sequence[str], plans: list[Plan]) -> list[list[str]]:

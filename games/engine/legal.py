@@ -73,79 +73,75 @@ def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]
     >>> mayi_candidates(["w4M", "b3A", "w6Y", "w5I", "w?"])
     [['b3A', 'w4M', 'w5I', 'w6Y']]
     """
-    # Bots ask this before every move of their turn: bit arithmetic rules most hands out
-    # before the card ids are gathered. ``held``: the four bits from 4n are the letters that
-    # number n has.
-    held = 0
-    bits = _LETTER_BITS
+    # Bots ask this before every move of their turn: the letters each number has rule most
+    # hands out before the card ids are gathered.
+    masks = [0] * 15  # bit: the letter's SUIT_BIT
+    faces = _FACES
     for cid in hand:
-        held |= bits[cid]
-    some = (held | held >> 1 | held >> 2 | held >> 3) & _NUMBERS  # bit 4n: n has a natural
-    every = held & held >> 1 & held >> 2 & held >> 3 & _NUMBERS  # bit 4n: n has all four
-    # Four numbers in a row that each have a natural, then the four letters among them.
-    lows = some & some >> 4 & some >> 8 & some >> 12 & _RUN_LOWS
-    runs = []
-    while lows:
-        bit = lows & -lows
-        lows ^= bit
-        low = bit.bit_length() >> 2
-        window = held >> 4 * low
-        if (window | window >> 4 | window >> 8 | window >> 12) & ALL_SUITS == ALL_SUITS:
-            runs.append(low)
-    if not every and not runs:
+        rank, bit = faces[cid]
+        masks[rank] |= bit
+    runs = []  # four numbers in a row with a natural each, all four letters among them
+    for low in range(1, 11):
+        a = masks[low]
+        if a:
+            b = masks[low + 1]
+            if b:
+                c = masks[low + 2]
+                if c:
+                    d = masks[low + 3]
+                    if d and a | b | c | d == ALL_SUITS:
+                        runs.append(low)
+    if ALL_SUITS in masks:
+        sets = [rank for rank in range(1, 14) if masks[rank] == ALL_SUITS]
+    elif not runs:
         return []
-    sets = []
-    while every:
-        bit = every & -every
-        every ^= bit
-        sets.append(bit.bit_length() >> 2)
-    by_face: dict[int, str] = {}  # a face's bit in ``held``: the hand's first card of it
+    else:
+        sets = []
+    by_face: dict[tuple[int, int], str] = {}  # the hand's first card of each face
     for cid in hand:
-        face = bits[cid]
-        if face and face not in by_face:
+        face = faces[cid]
+        if face[1] and face not in by_face:
             by_face[face] = cid
     found = []
     for rank in sets:
-        found.append([by_face[SUIT_BIT[s] << 4 * rank] for s in SUITS])
+        found.append([by_face[(rank, SUIT_BIT[s])] for s in SUITS])
         if first_only:
             return found
     for low in runs:
-        letters = [held >> 4 * (low + i) & ALL_SUITS for i in range(4)]
-        for order in _letter_orders(*letters):
-            found.append([by_face[SUIT_BIT[order[i]] << 4 * (low + i)] for i in range(4)])
+        for order in _letter_orders(*masks[low : low + 4]):
+            found.append([by_face[(low + i, SUIT_BIT[order[i]])] for i in range(4)])
             if first_only:
                 return found
     return found
 
 
-_NUMBERS = sum(1 << 4 * n for n in range(1, 14))  # bit 4n for the numbers 1..13
-_RUN_LOWS = sum(1 << 4 * n for n in range(1, 11))  # the lowest numbers of four in a row
+class _Faces(dict):
+    """card id -> (its number, its letter's bit in ``SUIT_BIT``); (0, 0) for a wild or a
+    card of a set without MAYI melds. Filled on first sight: a dict read for every card of
+    every hand the bots weigh."""
 
-
-class _LetterBits(dict):
-    """card id -> its letter's bit (``SUIT_BIT``) shifted to its number's four bits (4n to
-    4n + 3); 0 for a wild or a card of a set without MAYI melds. Filled on first sight: a
-    dict read for every card of every hand the bots weigh."""
-
-    def __missing__(self, card_id: str) -> int:
+    def __missing__(self, card_id: str) -> tuple[int, int]:
         rank, suit = parse_card(card_id)
-        bits = self[card_id] = SUIT_BIT.get(suit, 0) << 4 * rank
-        return bits
+        bit = SUIT_BIT.get(suit, 0)
+        face = self[card_id] = (rank if bit else 0, bit)
+        return face
 
 
-_LETTER_BITS = _LetterBits()
+_FACES = _Faces()
 
 
 @lru_cache(maxsize=1 << 16)  # four masks of four bits: at most 65536 keys
 def _letter_orders(a: int, b: int, c: int, d: int) -> tuple[tuple[str, ...], ...]:
     """The orders of the four letters (``permutations(SUITS)``'s order) that put one letter
     at each of four numbers, given the letters each number has."""
-    window = (a, b, c, d)
     return tuple(
-        order
-        for order in permutations(SUITS)
-        if all(window[i] & SUIT_BIT[order[i]] for i in range(4))
+        order for order, (w, x, y, z) in _ORDER_BITS if a & w and b & x and c & y and d & z
     )
+
+
+# Every order of the four letters with their bits (a hand's first meld of a new kind of run
+# asks all 24).
+_ORDER_BITS = [(order, tuple(SUIT_BIT[s] for s in order)) for order in permutations(SUITS)]
 
 
 def lay_off_options(state: State, seat: int) -> list[dict]:

@@ -24,7 +24,15 @@ from games import engine
 from games.services import ServiceError
 
 from . import services
-from .admin_actions import DurationForm, ReasonForm, ResolveForm, form_action
+from .admin_actions import (
+    AbortForm,
+    BanForm,
+    DurationForm,
+    ReasonForm,
+    ResolveForm,
+    SuspendForm,
+    form_action,
+)
 from .models import AuditEntry, Member, Report, Restriction, TableCase
 
 
@@ -76,7 +84,7 @@ class MemberAdmin(ReadOnly):
             name="suspend",
             description="Suspend for a time",
             permission="suspend",
-            form_class=DurationForm,
+            form_class=SuspendForm,
             apply=lambda request, user, data: services.user_suspend(
                 moderator=_moderator(request),
                 user=user,
@@ -88,7 +96,7 @@ class MemberAdmin(ReadOnly):
             name="ban",
             description="Ban",
             permission="ban",
-            form_class=ReasonForm,
+            form_class=BanForm,
             apply=lambda request, user, data: services.user_ban(
                 moderator=_moderator(request), user=user, reason=data["reason"]
             ),
@@ -340,7 +348,7 @@ class TableCaseAdmin(ReadOnly):
             name="abort",
             description="Abort (no winner, no ratings)",
             permission="abort",
-            form_class=ReasonForm,
+            form_class=AbortForm,
             apply=lambda request, t, data: services.table_abort(
                 moderator=_moderator(request), table_id=t.pk, reason=data["reason"]
             ),

@@ -17,15 +17,29 @@ from django.template.response import TemplateResponse
 from games.services import ServiceError
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}),
-        max_length=2000,
-        help_text="Kept in the audit log; the players read it when a table is aborted.",
+def _reason(help_text: str) -> forms.CharField:
+    return forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), max_length=2000, help_text=help_text
     )
 
 
+class ReasonForm(forms.Form):
+    """A reason kept in the audit log only (hide a message, lift a restriction, reseat)."""
+
+    reason = _reason("Kept in the audit log.")
+
+
+class AbortForm(ReasonForm):
+    reason = _reason("Kept in the audit log; the players read it in the table's chat.")
+
+
+class BanForm(ReasonForm):
+    reason = _reason("Kept in the audit log; the user reads it when they try to sign in.")
+
+
 class DurationForm(ReasonForm):
+    """A mute's reason (the muted user is told until when, not why) and its duration."""
+
     days = forms.IntegerField(min_value=0, max_value=3650, initial=1)
     hours = forms.IntegerField(min_value=0, max_value=23, initial=0)
 
@@ -34,6 +48,10 @@ class DurationForm(ReasonForm):
         if not data.get("days") and not data.get("hours"):
             raise forms.ValidationError("give a duration of at least an hour")
         return data
+
+
+class SuspendForm(DurationForm):
+    reason = _reason("Kept in the audit log; the user reads it when they try to sign in.")
 
 
 class ResolveForm(forms.Form):

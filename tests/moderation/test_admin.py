@@ -152,6 +152,27 @@ def test_suspend_mute_and_ban_through_the_admin(three_player_game, mod, bob, car
     assert bob.is_active
 
 
+def test_each_reason_says_who_reads_it(three_player_game, mod, bob):
+    # The reason's help said "the players read it when a table is aborted" on every form, yet
+    # a suspended or banned user reads their reason at sign-in: a moderator writing a note for
+    # the audit log alone was not told the user would see it.
+    client = verified_client(mod)
+
+    def help_of(url, action, ids):
+        page = client.post(url, {"action": action, "_selected_action": [str(i) for i in ids]})
+        assert page.status_code == 200
+        return page.content.decode()
+
+    members = "/admin/moderation/member/"
+    for action in ("suspend", "ban"):
+        html = help_of(members, action, [bob.pk])
+        assert "the user reads it when they try to sign in" in html
+        assert "table is aborted" not in html
+    assert "sign in" not in help_of(members, "mute", [bob.pk])
+    aborting = help_of("/admin/moderation/tablecase/", "abort", [three_player_game.pk])
+    assert "the players read it in the table" in aborting
+
+
 def test_a_moderator_without_a_permission_is_refused(three_player_game, django_user_model, bob):
     limited = make_staff(django_user_model, "limited", moderator=False)
     limited.user_permissions.add(

@@ -73,6 +73,14 @@ def replay_for(*, table_id: int, viewer: User | AnonymousUser, move: int | None 
         raise ReplayRefused(
             403, "not_seated", "this table is private: only its players see its replay"
         ) from None
+    if table.status == Table.Status.ABORTED:
+        # Never finished, so never replayed: "its replay opens when it ends" would promise one.
+        raise ReplayRefused(
+            403,
+            "game_not_finished",
+            "a moderator aborted this game before its end: an unfinished game has no replay, "
+            "since it shows every hand",
+        )
     if table.status != Table.Status.FINISHED or not (table.state or {}).get("game_over"):
         raise ReplayRefused(
             403,

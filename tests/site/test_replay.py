@@ -16,6 +16,7 @@ from games import engine, services
 from games.engine.bots import choose_action
 from games.engine.verify import verify_game
 from games.models import Move, Seat, Table
+from moderation.services.tables import table_abort
 from tests.engine.helpers import change_the_bots
 
 from .conftest import SEED
@@ -79,6 +80,17 @@ def test_a_game_in_play_has_no_replay(three_player_game, alice):
     assert b"not finished" in response.content
     assert b'data-card="w' not in response.content  # no card of any hand
     assert page(alice, "/tables/999999/replay/").status_code == 404
+
+
+def test_an_aborted_game_says_it_has_no_replay(three_player_game, alice, django_user_model):
+    # An aborted game never ends: "its replay opens when it ends" promised a replay to come.
+    moderator = django_user_model.objects.create_user("mod", "mod@example.com", "x")
+    table_abort(moderator=moderator, table_id=three_player_game.pk, reason="a test")
+    response = page(alice, f"/tables/{three_player_game.pk}/replay/")
+    assert response.status_code == 403
+    assert b"aborted this game" in response.content
+    assert b"opens when it ends" not in response.content
+    assert b'data-card="w' not in response.content
 
 
 def test_a_private_finished_game_is_replayed_for_its_players_only(alice, bob, charlie):

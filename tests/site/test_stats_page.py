@@ -272,3 +272,13 @@ def test_the_leaderboard_lists_players_with_enough_rated_games(alice, bob, carol
     assert re.findall(r'<a href="/players/(\w+)/">', html.split('id="leaderboard"')[1]) == ["alice"]
     assert Client().get("/leaderboard/?ruleset=nosuch").status_code == 404
     assert b"Nobody has 2 rated games in rook" in Client().get("/leaderboard/?ruleset=rook").content
+
+
+def test_an_empty_leaderboard_counts_its_games_in_words(db, settings):
+    # "Nobody has 1 rated games in bga yet."
+    settings.MAYI_LEADERBOARD_MIN_GAMES = 1
+    html = Client().get("/leaderboard/?ruleset=bga").content.decode()
+    assert "Nobody has 1 rated game in bga yet." in html
+    settings.MAYI_LEADERBOARD_MIN_GAMES = 5
+    html = Client().get("/leaderboard/?ruleset=bga").content.decode()
+    assert "Nobody has 5 rated games in bga yet." in html

@@ -174,9 +174,10 @@ def line_chart(
             f'<text class="legend line-{k}" x="{LEFT + 4 + 120 * k}" y="{H - 6}">'
             f"{escape(name)}: {escape(fmt.format(points[-1][1]))}</text>"
         )
-    body.append(
-        f'<text class="label" x="{W - RIGHT}" y="{H - BOTTOM + 16}" text-anchor="end">'
-        f"rated game {last + 1}</text>"
-    )
+    if last:  # one rated game: its label at the start only, not "rated game 1" twice
+        body.append(
+            f'<text class="label" x="{W - RIGHT}" y="{H - BOTTOM + 16}" text-anchor="end">'
+            f"rated game {last + 1}</text>"
+        )
     body.append(f'<text class="label" x="{LEFT}" y="{H - BOTTOM + 16}">rated game 1</text>')
     return _frame(chart_id, title, body)

@@ -282,3 +282,17 @@ def test_an_empty_leaderboard_counts_its_games_in_words(db, settings):
     settings.MAYI_LEADERBOARD_MIN_GAMES = 5
     html = Client().get("/leaderboard/?ruleset=bga").content.decode()
     assert "Nobody has 5 rated games in bga yet." in html
+
+
+def test_the_rating_chart_of_one_rated_game_names_it_once(alice, bob):
+    # Its axis read "rated game 1 ... rated game 1".
+    finished_game([alice, bob], [rounds([5] * 7), rounds([9] * 7)])
+    client = Client()
+    client.force_login(bob)
+    html = client.get("/players/alice/").content.decode()
+    chart = html.split('id="chart-rating"')[1].split("</svg>")[0]
+    assert re.findall(r"rated game \d+", chart) == ["rated game 1"]
+    finished_game([alice, bob], [rounds([5] * 7), rounds([9] * 7)])
+    html = client.get("/players/alice/").content.decode()
+    chart = html.split('id="chart-rating"')[1].split("</svg>")[0]
+    assert sorted(re.findall(r"rated game \d+", chart)) == ["rated game 1", "rated game 2"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .errors import IllegalMove
 from .rulesets import RULESETS
-from .state import State, draw_from_stock, note_taken, ruleset_of
+from .state import State, draw_from_stock, note_taken, own_hand, ruleset_of, with_item
 from .turns import do_discard, do_pass, require_turn
 
 ANSWER_WORDS = {"may_i": "“May I?”", "no_thanks": "“no thanks”"}
@@ -31,13 +31,12 @@ def draw(st: State, seat: int, action: dict, events: list[dict]) -> None:
     source = action.get("source")
     if source not in ("stock", "discard"):
         raise IllegalMove("bad_action", "draw from the stock or the discard pile")
-    hand = st["hands"][seat]
     if source == "discard":
         if not st["discard"]:
             raise IllegalMove("empty_discard", "the discard pile is empty")
         card = st["discard"].pop()
         st["discard_from"].pop()
-        hand.append(card)
+        own_hand(st, seat).append(card)
         note_taken(st, seat, card)
         st["phase"] = "play"
         st["early"] = [None] * st["players"]
@@ -51,7 +50,7 @@ def draw(st: State, seat: int, action: dict, events: list[dict]) -> None:
         open_window(st, events)
         return
     card = draw_from_stock(st, events)
-    hand.append(card)
+    own_hand(st, seat).append(card)
     st["phase"] = "play"
     # The card is for the drawer's eyes: games.engine.public removes it for everyone else.
     events.append({"type": "drew", "seat": seat, "source": "stock", "card": card})
@@ -153,7 +152,7 @@ def after_window(st: State, buyer: int | None, events: list[dict]) -> None:
             return
         active = st["active"]
         card = draw_from_stock(st, events)
-        st["hands"][active].append(card)
+        own_hand(st, active).append(card)
         st["phase"] = "play"
         events.append({"type": "drew", "seat": active, "source": "stock", "card": card})
         return
@@ -186,10 +185,10 @@ def sell(st: State, buyer: int, events: list[dict]) -> bool:
         return False
     card = st["discard"].pop()
     st["discard_from"].pop()
-    hand = st["hands"][buyer]
+    hand = own_hand(st, buyer)
     hand.append(card)
     note_taken(st, buyer, card)
-    st["buys"][buyer] += 1
+    with_item(st, "buys", buyer, st["buys"][buyer] + 1)
     events.append({"type": "window_closed", "card": card, "buyer": buyer})
     # The penalty cards are the buyer's secret (games.engine.public shows others the count);
     # filled in as drawn, so a stock that runs out mid-way leaves the event telling the truth.
@@ -238,9 +237,9 @@ def answer(st: State, seat: int, action: dict, events: list[dict]) -> None:
         raise IllegalMove(
             "already_answered", f"you already said {ANSWER_WORDS[st['early'][seat]]} for this card"
         )
-    st["early"][seat] = kind
+    with_item(st, "early", seat, kind)
     if kind == "may_i" and "calls" in st:
-        st["calls"].append(seat)
+        st["calls"] = [*st["calls"], seat]
     events.append(_answered(seat, action, st["discard"][-1]))
 
 

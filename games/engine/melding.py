@@ -25,7 +25,7 @@ from .cards import WILD_RANK, is_wild_card, parse_card
 from .contract import assign_ids, plan_wilds, solve_best, solve_exact, solve_most_wilds
 from .errors import IllegalMove
 from .rulesets import Contract
-from .state import State, draw_from_stock, own_meld, ruleset_of
+from .state import State, draw_from_stock, own_hand, own_meld, ruleset_of, with_item
 from .table import classify, lay_off_on, layoff_ends, mayi_group
 from .turns import (
     card_field,
@@ -143,7 +143,7 @@ def lay_down(st: State, seat: int, action: dict, events: list[dict]) -> None:
     for kind, fields in made:
         take_from_hand(st, seat, fields["cards"])
         tabled.append(table_meld(st, kind, seat, fields))
-    st["down"][seat] = True
+    with_item(st, "down", seat, True)
     st["laid_down_this_turn"] = True
     events.append({"type": "laid_down", "seat": seat, "melds": [dict(m) for m in tabled]})
     went_out_check(st, seat, events)
@@ -184,7 +184,7 @@ def lay_off(st: State, seat: int, action: dict, events: list[dict]) -> None:
         )
     _keep_one(st, seat, 1)
     keeps_room_for_swapped(st, seat, card, meld, ends[0])
-    st["hands"][seat].remove(card)
+    own_hand(st, seat).remove(card)
     lay_off_on(own_meld(st, meld), card, ends[0])
     # Owner and kind: a log can say "on bob's run" even after the meld has left the table.
     events.append(
@@ -231,14 +231,14 @@ def mayi_meld(st: State, seat: int, action: dict, events: list[dict]) -> None:
         )
     take_from_hand(st, seat, cards)
     meld = table_meld(st, "mayi", seat, fields)
-    st["mayi_count"][seat] += 1
+    with_item(st, "mayi_count", seat, st["mayi_count"][seat] + 1)
     events.append(
         {"type": "mayi_meld", "seat": seat, "meld": dict(meld), "score": rules.mayi_meld_score}
     )
     if st["down"][seat]:
         went_out_check(st, seat, events)
         return
-    hand = st["hands"][seat]
+    hand = own_hand(st, seat)
     drawn = []
     for _ in range(rules.mayi_meld_replacements):
         drawn.append(draw_from_stock(st, events))
@@ -345,7 +345,7 @@ def swap_wild(st: State, seat: int, action: dict, events: list[dict]) -> None:
     meld, slot = swap_check(st, seat, action.get("meld"), natural)
     wild = meld["cards"][slot]
     own_meld(st, meld)["cards"][slot] = natural
-    hand = st["hands"][seat]
+    hand = own_hand(st, seat)
     hand.remove(natural)
     hand.append(wild)
     st["swapped"] = [*(st.get("swapped") or []), wild]

@@ -97,54 +97,48 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
     return st
 
 
-# The lists of a state that actions change in place (copied by copy_state); the others are
-# replaced whole when they change. The stock is the longest, and only a draw changes it:
-# ``draw_from_stock`` replaces it rather than popping, so copy_state can share it.
-_FLAT_LISTS = (
-    "discard",
-    "discard_from",
-    "down",
-    "buys",
-    "mayi_count",
-    "totals",
-    "rounds_out",
-    "never_buy",
-    "early",
-    "calls",
-    "last_turns",
-    "swapped",
-    "places",
-)
+# The lists of a state that actions change in place, copied by copy_state. Every other list
+# is shared with the state copied: an action that changes one replaces it (with_item, or a
+# new list). The stock is the longest, and only a draw changes it: ``draw_from_stock``
+# replaces it rather than popping.
+_FLAT_LISTS = ("discard", "discard_from")
 
 
 def copy_state(st: State) -> State:
     """A copy deep enough that changing it never touches ``st`` (faster than deepcopy).
 
     Every action copies the state once, so this is on the hot path of every bot game. What
-    no action changes in place is shared, not copied: the ``taken`` history's ``[seat, card]``
-    pairs (``note_taken`` appends new ones; a reshuffle filters into a new list), the rows of
-    ``scores`` (a round appends a new one), the stock (``draw_from_stock`` replaces it), and
-    the tabled melds (an action that changes one replaces it first: :func:`own_meld`)."""
+    no action changes in place is shared, not copied: the options, the held discard, the
+    ``taken`` history and ``scores`` (``note_taken`` and ``end_round`` replace them with a
+    longer list), the stock (``draw_from_stock`` replaces it), the per-seat lists (replaced:
+    :func:`with_item`), the hands and the tabled melds (an action that changes one replaces
+    it first: :func:`own_hand`, :func:`own_meld`)."""
     new = dict(st)
-    new["hands"] = [h[:] for h in st["hands"]]
-    for key in _FLAT_LISTS:
-        value = st.get(key)
-        if value is not None:
-            new[key] = value[:]
-    new["scores"] = st["scores"][:]
+    new["discard"] = st["discard"][:]
+    new["discard_from"] = st["discard_from"][:]
     new["melds"] = st.get("melds", [])[:]
-    new["options"] = dict(st["options"])
     w = st.get("window")
     if w:
         new["window"] = window = dict(w, eligible=w["eligible"][:], answers=w["answers"][:])
         if "calls" in w:
             window["calls"] = w["calls"][:]
-    if st.get("held"):
-        new["held"] = dict(st["held"])
-    taken = st.get("taken")
-    if taken is not None:
-        new["taken"] = taken[:]
     return new
+
+
+def own_hand(st: State, seat: int) -> list[str]:
+    """The seat's hand, copied into a new list of hands, to be changed in place: copy_state
+    shares the hands with the state it copied."""
+    hands = st["hands"][:]
+    hand = hands[seat] = hands[seat][:]
+    st["hands"] = hands
+    return hand
+
+
+def with_item(st: State, key: str, index: int, value: Any) -> None:
+    """``st[key][index] = value`` on a new list: copy_state shares the per-seat lists."""
+    row = st[key][:]
+    row[index] = value
+    st[key] = row
 
 
 def own_meld(st: State, meld: dict) -> dict:
@@ -211,7 +205,7 @@ def start_round(st: State, events: list[dict]) -> None:
 def note_taken(st: State, seat: int, card: str) -> None:
     """Record in the public history that ``seat`` took ``card`` from the discard pile (states
     saved before the history existed start it on their first pick-up)."""
-    st.setdefault("taken", []).append([seat, card])
+    st["taken"] = [*st.get("taken", ()), [seat, card]]  # a new list: copy_state shares it
 
 
 def draw_from_stock(st: State, events: list[dict]) -> str:
@@ -253,10 +247,10 @@ def end_round(st: State, went_out: int | None, events: list[dict], reason: str) 
         for seat in range(n)
     ]
     scores = [penalties[s] + st["mayi_count"][s] * rules.mayi_meld_score for s in range(n)]
-    st["scores"].append(scores)
+    st["scores"] = [*st["scores"], scores]  # a new list: copy_state shares it
     st["totals"] = [t + s for t, s in zip(st["totals"], scores, strict=True)]
     if went_out is not None:
-        st["rounds_out"][went_out] += 1
+        with_item(st, "rounds_out", went_out, st["rounds_out"][went_out] + 1)
     st["window"] = None
     st["held"] = None
     # Every hand is shown when a round ends (the players count their cards): the event names

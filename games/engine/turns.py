@@ -10,7 +10,7 @@ from typing import Any
 
 from .cards import CardError, parse_card
 from .errors import IllegalMove
-from .state import RoundOver, State, end_round, ruleset_of
+from .state import RoundOver, State, end_round, own_hand, ruleset_of
 from .words import faces
 
 
@@ -109,7 +109,7 @@ def next_turn(st: State, events: list[dict]) -> None:
         if not st["last_turns"]:
             end_round(st, st["finisher"], events, reason="went_out")
             raise RoundOver
-        st["active"] = st["last_turns"].pop(0)
+        st["active"], *st["last_turns"] = st["last_turns"]  # a new list: shared by copies
     else:
         st["active"] = (st["active"] + 1) % st["players"]
     st["phase"] = "draw"
@@ -129,13 +129,13 @@ def table_meld(st: State, kind: str, owner: int, fields: dict) -> dict:
 
 
 def take_from_hand(st: State, seat: int, cards: list[str]) -> None:
-    hand = st["hands"][seat]
+    hand = own_hand(st, seat)
     for c in cards:
         hand.remove(c)
 
 
 def do_discard(st: State, seat: int, card: str, events: list[dict]) -> None:
-    st["hands"][seat].remove(card)
+    own_hand(st, seat).remove(card)
     st["discard"].append(card)
     st["discard_from"].append(seat)
     events.append({"type": "discarded", "seat": seat, "card": card})

@@ -7,5 +7,7 @@ if (panel) {
     if (!table || !table.seed) return;
     document.getElementById("seed-value").textContent = table.seed;
     document.getElementById("seed-reveal").hidden = false;
+    // An aborted game reveals its seed but has no replay (stats/replay.py refuses it).
+    document.getElementById("seed-replay").hidden = Boolean(table.aborted);
   });
 }

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games.engine import hand_penalty
 from games.models import Table
 from games.services.vacation import vacation_start
+from moderation.services.tables import table_abort
 from tests.browser.pages import signed_in_page, wait_for_js
 from tests.browser.tables import OFFER, arranged_table, serious_violations, shoot
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
@@ -367,5 +368,42 @@ def test_a_clock_on_vacation_keeps_its_label_whole(live_server, browser, alice, 
             " return r.getClientRects().length === 1 && e.scrollWidth <= e.clientWidth; }"
         )
         shoot(page, "board-vacation-clock")
+    finally:
+        page.context.close()
+
+
+def _abort(table_id: int, moderator: Any) -> None:
+    try:
+        table_abort(moderator=moderator, table_id=table_id, reason="a test")
+    finally:
+        connection.close()
+
+
+def test_an_aborted_table_offers_no_play(asgi_server, browser, alice, django_user_model, pool):
+    # A moderator aborts the table while it is alice's turn: the page went on saying "Draw from
+    # the stock or take 7A" with its Draw and Take buttons, the glow and a running clock on her
+    # seat, and the replay link of a game that has none. (Daphne, so the abort comes live.)
+    mod = django_user_model.objects.create_user("mod", "mod@example.com", "x")
+    state = {**BOARD, "active": 0, "phase": "draw"}
+    table_id, _ = pool.submit(_with_deadline, alice, state, "turn_deadline").result()
+    page = signed_in_page(browser, asgi_server, alice)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        page.goto(f"{asgi_server}/tables/{table_id}/")
+        page.wait_for_selector("#my-hand [data-action='draw']")
+        pool.submit(_abort, table_id, mod).result()
+        wait_for_js(
+            page,
+            "document.getElementById('turn-text').textContent === 'A moderator aborted this game.'",
+        )
+        for where in ("live", "after a reload"):
+            assert page.locator("[data-action]").count() == 0, where
+            assert page.locator("#players .seat.active").count() == 0, where
+            assert page.locator("#players .f-clock").count() == 0, where
+            assert not page.is_visible("#seed-replay"), where
+            page.reload()
+            page.wait_for_selector("#players .seat")
+        assert page.inner_text("#turn-text") == "A moderator aborted this game."
+        shoot(page, "board-aborted")
     finally:
         page.context.close()

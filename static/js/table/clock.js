@@ -16,7 +16,7 @@ function seatClock(meta, p) {
 // Each seat's time: the running clock counts down to the turn deadline; the others show their
 // time bank as the server computed it (meta.clocks).
 export function clockText(meta, view, p) {
-  if (!view || view.game_over) return "";
+  if (!view || view.game_over || (meta && meta.status === "aborted")) return "";
   const c = seatClock(meta, p);
   if (c && c.vacation_until) return `vacation until ${new Date(c.vacation_until).toLocaleDateString()}`;
   if (view.active_seat === p && meta.turn_deadline) return left(meta.turn_deadline);

@@ -8,15 +8,21 @@ import { left } from "./clock.js";
 import { seatName, possessive } from "./names.js";
 import { store } from "./state.js";
 
+// A table a moderator aborted is over too, though its game never reached its end (the view
+// still holds the state it stopped in): nothing is to be played there any more.
+export function aborted(s) {
+  return Boolean(s.meta && s.meta.status === "aborted");
+}
+
 export function myTurn(s) {
   const { meta, view } = s;
-  return meta.my_seat !== null && view.active_seat === meta.my_seat && !view.game_over;
+  return meta.my_seat !== null && view.active_seat === meta.my_seat && !view.game_over && !aborted(s);
 }
 
 export function canAnswer(s) {
   const { meta, view } = s;
   const mine = meta.my_seat;
-  if (mine === null || view.game_over || view.hand === null || view.my_answer !== null && view.my_answer !== undefined) return false;
+  if (mine === null || view.game_over || aborted(s) || view.hand === null || view.my_answer !== null && view.my_answer !== undefined) return false;
   if (typeof view.may_answer === "boolean") return view.may_answer; // the engine's word
   const w = view.buy_window;
   return w ? w.waiting.includes(mine) : view.active_seat !== mine && Boolean(view.discard_top) && view.phase === "draw";
@@ -30,6 +36,7 @@ export function statusText(s) {
   const w = view.buy_window;
   const label = (c) => (faceOf(c, faces) || {}).label || "";
   if (view.game_over) return "The game is over.";
+  if (aborted(s)) return "A moderator aborted this game.";
   if (w && mine !== null && w.waiting.includes(mine)) {
     const t = left(meta.window_deadline);
     return `May I? ${label(w.card)} + a penalty card${t ? `: ${t} left` : ""}`;

@@ -71,11 +71,16 @@ def profile(request: SignedInRequest) -> HttpResponse:
         .order_by("-table__created")[:50]
     )
     finished = Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).count()
-    rounds = RoundResult.objects.filter(user=user).aggregate(
-        rounds=Count("id"),
-        went_out=Count("id", filter=Q(went_out=True)),
-        points=Sum("score"),
-        mayi_melds=Sum("mayi_melds"),
+    # Aborted tables count for nothing here, as in the statistics (and the list above).
+    rounds = (
+        RoundResult.objects.filter(user=user)
+        .exclude(table__status=Table.Status.ABORTED)
+        .aggregate(
+            rounds=Count("id"),
+            went_out=Count("id", filter=Q(went_out=True)),
+            points=Sum("score"),
+            mayi_melds=Sum("mayi_melds"),
+        )
     )
     token = ApiToken.objects.filter(user=user).first()
     profile = Profile.objects.for_user(user)

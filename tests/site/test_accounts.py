@@ -11,6 +11,8 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from accounts.tokens import token_issue, token_user
+from games.models import RoundResult
+from moderation.services.tables import table_abort
 from tests.conftest import PASSWORD
 
 
@@ -101,6 +103,23 @@ def test_password_reset_by_email(alice, mailoutbox):
     assert done.status_code == 302
     alice.refresh_from_db()
     assert alice.check_password("a brand new password 9")
+
+
+def test_the_profile_counts_no_round_of_an_aborted_table(alice, bot_game, django_user_model):
+    # Round 1 of a table a moderator then aborted: the profile said "0 finished games · 1 round
+    # played · out first in 0 · 1 points in all" while its list leaves the table out and the
+    # statistics skip aborted tables.
+    RoundResult.objects.create(
+        table=bot_game, round_no=1, seat=0, user=alice, ruleset="bga", score=1
+    )
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "1 round played" in page and "1 point in all" in page
+    mod = django_user_model.objects.create_user("mod", "mod@example.com", PASSWORD)
+    table_abort(moderator=mod, table_id=bot_game.pk, reason="a test")
+    page = client.get("/accounts/profile/").content.decode()
+    assert "0 rounds played" in page and "0 points in all" in page
 
 
 def test_profile_shows_games_and_a_new_token_once(alice, bot_game):

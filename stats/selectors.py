@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count
+from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Seat, Table
@@ -173,7 +174,9 @@ def player_stats(
     in_scope = [v for k, v in played.items() if scope == ALL or k == scope]
     figures["games_played"] = sum(sum(v.values()) for v in in_scope)
     figures["games_finished"] = sum(v.get(str(Table.Status.FINISHED), 0) for v in in_scope)
-    figures["pace"]["vacation_days_used"] = profile.vacation_days_used if profile else 0
+    # Days spent in the current year (UTC, as the allowance): a count of another year is stale.
+    this_year = profile is not None and profile.vacation_year == timezone.now().year
+    figures["pace"]["vacation_days_used"] = profile.vacation_days_used if this_year else 0
 
     # Rating after each rated game; "game" numbers the rated games in the scope in the order
     # they finished, one axis for every ruleset.

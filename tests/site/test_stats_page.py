@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import Profile
 from stats.models import GameResult
@@ -296,3 +297,14 @@ def test_the_rating_chart_of_one_rated_game_names_it_once(alice, bob):
     html = client.get("/players/alice/").content.decode()
     chart = html.split('id="chart-rating"')[1].split("</svg>")[0]
     assert sorted(re.findall(r"rated game \d+", chart)) == ["rated game 1", "rated game 2"]
+
+
+def test_vacation_days_this_year_are_this_years(alice, bob, api_for):
+    # 15 days spent last year showed as "Vacation days this year: 15" on the new year's page.
+    last_year = timezone.now().year - 1
+    Profile.objects.update_or_create(
+        user=alice, defaults={"vacation_year": last_year, "vacation_days_used": 15}
+    )
+    assert stats(api_for(bob))["figures"]["pace"]["vacation_days_used"] == 0
+    Profile.objects.filter(user=alice).update(vacation_year=last_year + 1)
+    assert stats(api_for(bob))["figures"]["pace"]["vacation_days_used"] == 15

@@ -14,7 +14,7 @@ from .cards import parse_card
 from .legal import lay_off_options
 from .scoring import PENALTY_TABLES
 from .state import State, ruleset_of
-from .table import Meld, lay_off_on, layoff_ends
+from .table import Meld, fitting, lay_off_on, layoff_ends
 
 
 def last_card_rule(state: State) -> bool:
@@ -31,8 +31,8 @@ def _shed_all(melds: list[Meld], hand: list[str], budget: list[int]) -> bool:
         return False
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
-        for j, meld in enumerate(melds):
-            for end in layoff_ends(meld, card):
+        for j, meld, ends in fitting(melds, card):
+            for end in ends:
                 grown = dict(meld, cards=meld["cards"][:])
                 lay_off_on(grown, card, end)
                 if _shed_all([*melds[:j], grown, *melds[j + 1 :]], rest, budget):

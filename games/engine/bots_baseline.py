@@ -138,6 +138,9 @@ def _penalty(state: State, card: str) -> int:
 def _needs(state: State, seat: int) -> tuple[int, int]:
     """The contract the seat's bot aims for (rook's round 7 offers two: see _target)."""
     rules = ruleset_of(state)
+    if not rules.alternatives:  # one contract a round (every decision asks: the short way)
+        contract = rules.contracts[state["round"] - 1]
+        return contract.books, contract.runs
     choices = rules.contract_choices(state["round"], state["options"])
     if len(choices) == 1:
         return choices[0].books, choices[0].runs
@@ -179,7 +182,7 @@ def _might_lay_down(state: State, seat: int) -> bool:
     if books:
         # Each pair of a number is a book short of at most one wild: none when the number
         # has three copies or more (every pair of them counted), one for a lone pair.
-        free = sum(c // 2 for c in by_rank if c >= 3)
+        free = sum([c >> 1 for c in by_rank if c > 2])
         pairs = free + by_rank.count(2)
         if pairs < books:
             return False

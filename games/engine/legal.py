@@ -10,7 +10,7 @@ from .cards import SUITS, WILD_RANK, is_wild_card, parse_card
 from .errors import IllegalMove
 from .melding import contract_plan, keeps_room_for_swapped, swap_check
 from .state import State, ruleset_of
-from .table import layoff_ends
+from .table import fitting
 from .turns import swapped_in_hand
 
 SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
@@ -152,8 +152,8 @@ def lay_off_options(state: State, seat: int) -> list[dict]:
         return out  # petras: the last card goes out as the final discard
     waiting = bool(swapped_in_hand(state, seat))
     for card in dict.fromkeys(hand):
-        for meld in state["melds"]:
-            for end in layoff_ends(meld, card):
+        for _, meld, ends in fitting(state["melds"], card):
+            for end in ends:
                 if waiting:
                     try:
                         keeps_room_for_swapped(state, seat, card, meld, end)

@@ -11,6 +11,16 @@ import hashlib
 _sha256 = hashlib.sha256
 
 
+# n -> the largest multiple of n up to 2**64: the rejection limit (every shuffle asks for
+# the same few n).
+_LIMITS: dict[int, int] = {}
+
+
+def _limit(n: int) -> int:
+    limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
+    return limit
+
+
 class SeededStream:
     """Random integers from ``SHA-256(seed || counter)``; ``counter`` is saved with the state.
 
@@ -28,12 +38,15 @@ class SeededStream:
         """A uniform integer in ``[0, n)``; rejection sampling keeps it unbiased."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n) or _limit(n)
         while True:
             digest = _sha256(b"%s%d" % (self._prefix, self.counter)).digest()
             self.counter += 1
-            for offset in range(0, 32, 8):
-                value = int.from_bytes(digest[offset : offset + 8], "big")
+            value = int.from_bytes(digest[:8])  # big-endian; below the limit but rarely
+            if value < limit:
+                return value % n
+            for offset in range(8, 32, 8):
+                value = int.from_bytes(digest[offset : offset + 8])
                 if value < limit:
                     return value % n
 

@@ -29,8 +29,10 @@ class RoundOver(Exception):
 
 def ruleset_of(st: State) -> RuleSet:
     # Asked a hundred times a turn: the dict first, get_ruleset's message for a bad name.
-    found = RULESETS.get(st["ruleset"])
-    return found if found is not None else get_ruleset(st["ruleset"])
+    try:
+        return RULESETS[st["ruleset"]]
+    except KeyError:
+        return get_ruleset(st["ruleset"])
 
 
 def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None = None) -> State:

@@ -114,6 +114,25 @@ def layoff_ends(meld: Meld, card_id: str) -> list[str]:
     return ends
 
 
+def fitting(melds: list[Meld], card_id: str) -> list[tuple[int, Meld, list[str]]]:
+    """``(index, meld, layoff_ends(meld, card_id))`` for each of ``melds`` that takes the card,
+    in their order. Bots ask this for every card of a hand: a natural fits only a book of its
+    number or a run of its letter, tested before :func:`layoff_ends` is asked."""
+    rank, suit = parse_card(card_id)
+    wild = rank == WILD_RANK
+    out = []
+    for i, meld in enumerate(melds):
+        kind = meld["kind"]
+        if kind == "mayi" or (
+            not wild and (meld["rank"] != rank if kind == "book" else meld["suit"] != suit)
+        ):
+            continue
+        ends = layoff_ends(meld, card_id)
+        if ends:
+            out.append((i, meld, ends))
+    return out
+
+
 def lay_off_on(meld: Meld, card_id: str, end: str) -> None:
     """Add a card to a meld at ``end`` (already checked by :func:`layoff_ends`)."""
     if end == "low":

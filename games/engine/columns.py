@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import product
+from operator import itemgetter
 
 from .cards import SUITS
 from .melds import BOOK_MIN, MIN_RANK, RUN_MIN
@@ -37,6 +38,7 @@ _Move = tuple[tuple[_Run, ...], int, int, int, int, int, int, list[tuple]]
 _NOWHERE = 99
 _DEAD = -2  # solve_best: a state with no plan ahead
 _LETTERS = range(len(SUITS))
+_GAIN = itemgetter(0)
 
 
 class _Columns:
@@ -474,17 +476,17 @@ class _Columns:
         self.reached[key] = laid
         worth = _rank_penalty(r)
         ww = self.wild_weight
-        moves = sorted(
-            self.moves(r, runs, unopened, books_left, gw, False),
-            key=lambda m: m[6] * worth + ww * (gw - m[3]),
-            reverse=True,
-        )
+        # The moves laying down the most first (a stable sort: ties keep the moves' order).
+        moves = [
+            (m[6] * worth + ww * (gw - m[3]), m)
+            for m in self.moves(r, runs, unopened, books_left, gw, False)
+        ]
+        moves.sort(key=_GAIN, reverse=True)
         alive = False
-        for runs2, un2, books2, gw2, dlo, dhi, naturals, records in moves:
+        for gain, (runs2, un2, books2, gw2, dlo, dhi, _, records) in moves:
             done2 = done
             for record in records:
                 done2 = (record, done2)
-            gain = naturals * worth + ww * (gw - gw2)
             if self._best(r + 1, runs2, un2, books2, gw2, lo + dlo, hi + dhi, laid + gain, done2):
                 alive = True
         if not alive:

@@ -77,6 +77,19 @@ def test_statistics_page_and_leaderboard(live_server, browser, alice, bob, carol
     shoot(page, "leaderboard")
 
 
+def test_a_long_name_keeps_the_leaderboard_on_a_phone_screen(
+    live_server, browser, alice, django_user_model, settings
+):
+    # A 40-letter name stayed on one line: the leaderboard was 528 px wide on a 375 px phone.
+    settings.MAYI_LEADERBOARD_MIN_GAMES = 1
+    long = django_user_model.objects.create_user("a_rather_long_username_of_forty_letters", "")
+    finished_game([alice, long], [rounds([5] * 7), rounds([9] * 7)])
+    page = signed_in_page(browser, live_server.url, alice)
+    page.goto(f"{live_server.url}/leaderboard/")
+    assert page.locator("#leaderboard tr").count() == 3
+    shoot(page, "leaderboard-long-name")
+
+
 def test_a_replay_steps_with_the_keyboard(live_server, browser, alice, bob):
     table = play_game(alice, [bob], bots=1, seed="browser-replay")
     page = signed_in_page(browser, live_server.url, alice)

@@ -21,8 +21,15 @@ from games.models import Table
 from games.services.vacation import vacation_start
 from moderation.services.tables import table_abort
 from tests.browser.pages import signed_in_page, wait_for_js
-from tests.browser.tables import OFFER, arranged_table, serious_violations, shoot
+from tests.browser.tables import (
+    OFFER,
+    arranged_table,
+    no_sideways_scroll,
+    serious_violations,
+    shoot,
+)
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
+from tests.site.stats_play import play_game
 
 pytestmark = [
     pytest.mark.browser,
@@ -405,5 +412,31 @@ def test_an_aborted_table_offers_no_play(asgi_server, browser, alice, django_use
             page.wait_for_selector("#players .seat")
         assert page.inner_text("#turn-text") == "A moderator aborted this game."
         shoot(page, "board-aborted")
+    finally:
+        page.context.close()
+
+
+def _finished_with(host: Any, other: Any) -> int:
+    try:
+        return play_game(host, [other], bots=1, seed="board-long-name").pk
+    finally:
+        connection.close()
+
+
+def test_the_final_scores_of_a_long_name_stay_on_a_phone_screen(
+    live_server, browser, alice, django_user_model, pool
+):
+    # The game-end panel's scores have a column per player, headed by the name: a long name
+    # (never broken inside, so the headings stay whole) made the page 427 px wide on a phone.
+    long = django_user_model.objects.create_user("qahal_with_a_rather_long_username_x", "")
+    table_id = pool.submit(_finished_with, alice, long).result()
+    page = signed_in_page(browser, live_server.url, alice, **PHONE_TOUCH)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        page.wait_for_selector("#game-end #scores")
+        assert long.username in page.inner_text("#scores thead")
+        no_sideways_scroll(page)
+        assert serious_violations(page) == []
+        shoot(page, "board-final-scores-long-name")
     finally:
         page.context.close()

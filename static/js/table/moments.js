@@ -84,11 +84,11 @@ export function GamePanel({ s }) {
     <ol class="places">${order.map((p) => html`<li key=${p} class=${view.places && view.places[p] === 1 ? "first" : ""}>
       <span class="place">${view.places ? view.places[p] : ""}</span> <strong>${seatName(meta, p)}</strong>${p === meta.my_seat ? " (you)" : ""} · ${view.total_scores[p]} points · out first in ${view.rounds_out[p]} round${view.rounds_out[p] === 1 ? "" : "s"}
     </li>`)}</ol>
-    <table class="list results" id="scores">
+    <div class="scroll-x" tabindex="0" role="region" aria-label="Scores by round"><table class="list results" id="scores">
       <thead><tr><th scope="col">Round</th>${Array.from({ length: n }, (_, p) => html`<th scope="col" key=${p}>${seatName(meta, p)}</th>`)}</tr></thead>
       <tbody>${rounds.map((r, i) => html`<tr key=${i}><th scope="row">${i + 1}</th>${r.map((x, p) => html`<td key=${p}>${x}</td>`)}</tr>`)}
       <tr class="total"><th scope="row">Total</th>${view.total_scores.map((x, p) => html`<td key=${p}>${x}</td>`)}</tr></tbody>
-    </table>
+    </table></div>
     ${meta.my_seat !== null && html`<div class="buttons"><button type="button" class="primary" id="play-again" onClick=${() => playAgain(s)}>${meta.rematch ? "Go to the new game" : "Play again with the same players"}</button></div>`}
   </section>`;
 }

@@ -154,6 +154,16 @@ def test_verify_game_refuses_a_game_in_play(three_player_game):
         call_command("verify_game", str(three_player_game.pk), stdout=io.StringIO())
 
 
+def test_verify_game_says_an_aborted_game_was_aborted(three_player_game, django_user_model):
+    # Its seed is revealed on the table page and in the API, yet the command said "not
+    # finished: its seed is still secret".
+    moderator = django_user_model.objects.create_user("mod", "mod@example.com", "x")
+    table_abort(moderator=moderator, table_id=three_player_game.pk, reason="a test")
+    with pytest.raises(CommandError, match="aborted") as refused:
+        call_command("verify_game", str(three_player_game.pk), stdout=io.StringIO())
+    assert "still secret" not in str(refused.value)
+
+
 def time_out_until_expelled(table: Table) -> Table:
     """Let the turn clock run out on the person's turns until the strikes expel them."""
     for strike in range(1, table.options["strikes"] + 1):

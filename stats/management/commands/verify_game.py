@@ -25,6 +25,13 @@ class Command(BaseCommand):
             table = Table.objects.get(pk=options["table_id"])
         except Table.DoesNotExist:
             raise CommandError(f"there is no table {options['table_id']}") from None
+        if table.status == Table.Status.ABORTED:
+            # Its seed is revealed (nothing is left to hide), but there is no finished game to
+            # rebuild: "its seed is still secret" said otherwise.
+            raise CommandError(
+                f"table {table.pk} was aborted by a moderator before its end: "
+                "there is no finished game to verify"
+            )
         if table.status != Table.Status.FINISHED or not (table.state or {}).get("game_over"):
             raise CommandError(f"table {table.pk} is not finished: its seed is still secret")
         moves = Move.objects.filter(table=table).order_by("seq").values_list("seat", "action")

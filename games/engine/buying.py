@@ -20,7 +20,15 @@ from __future__ import annotations
 
 from .errors import IllegalMove
 from .rulesets import RULESETS
-from .state import State, draw_from_stock, note_taken, own_hand, ruleset_of, with_item
+from .state import (
+    State,
+    draw_from_stock,
+    note_taken,
+    own_hand,
+    ruleset_of,
+    take_discard,
+    with_item,
+)
 from .turns import do_discard, do_pass, require_turn
 
 ANSWER_WORDS = {"may_i": "“May I?”", "no_thanks": "“no thanks”"}
@@ -34,8 +42,7 @@ def draw(st: State, seat: int, action: dict, events: list[dict]) -> None:
     if source == "discard":
         if not st["discard"]:
             raise IllegalMove("empty_discard", "the discard pile is empty")
-        card = st["discard"].pop()
-        st["discard_from"].pop()
+        card = take_discard(st)
         own_hand(st, seat).append(card)
         note_taken(st, seat, card)
         st["phase"] = "play"
@@ -183,8 +190,7 @@ def sell(st: State, buyer: int, events: list[dict]) -> bool:
         events.append({"type": "window_closed", "card": st["discard"][-1], "buyer": None})
         events.append({"type": "sale_cancelled", "seat": buyer, "reason": "no_penalty_card"})
         return False
-    card = st["discard"].pop()
-    st["discard_from"].pop()
+    card = take_discard(st)
     hand = own_hand(st, buyer)
     hand.append(card)
     note_taken(st, buyer, card)

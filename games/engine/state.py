@@ -99,25 +99,18 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
     return st
 
 
-# The lists of a state that actions change in place, copied by copy_state. Every other list
-# is shared with the state copied: an action that changes one replaces it (with_item, or a
-# new list). The stock is the longest, and only a draw changes it: ``draw_from_stock``
-# replaces it rather than popping.
-_FLAT_LISTS = ("discard", "discard_from")
-
-
 def copy_state(st: State) -> State:
     """A copy deep enough that changing it never touches ``st`` (faster than deepcopy).
 
     Every action copies the state once, so this is on the hot path of every bot game. What
     no action changes in place is shared, not copied: the options, the held discard, the
     ``taken`` history and ``scores`` (``note_taken`` and ``end_round`` replace them with a
-    longer list), the stock (``draw_from_stock`` replaces it), the per-seat lists (replaced:
-    :func:`with_item`), the hands and the tabled melds (an action that changes one replaces
-    it first: :func:`own_hand`, :func:`own_meld`)."""
+    longer list), the stock and the discard pile (``draw_from_stock``, :func:`take_discard`
+    and ``do_discard`` replace them), the per-seat lists (replaced: :func:`with_item`), the
+    hands and the tabled melds (an action that changes one replaces it first:
+    :func:`own_hand`, :func:`own_meld`). Only the list of melds and an open window are
+    copied."""
     new = dict(st)
-    new["discard"] = st["discard"][:]
-    new["discard_from"] = st["discard_from"][:]
     new["melds"] = st.get("melds", [])[:]
     w = st.get("window")
     if w:
@@ -134,6 +127,14 @@ def own_hand(st: State, seat: int) -> list[str]:
     hand = hands[seat] = hands[seat][:]
     st["hands"] = hands
     return hand
+
+
+def take_discard(st: State) -> str:
+    """Take the discard pile's top card (new lists: copy_state shares the pile)."""
+    st["discard_from"] = st["discard_from"][:-1]
+    pile = st["discard"]
+    st["discard"] = pile[:-1]
+    return pile[-1]
 
 
 def with_item(st: State, key: str, index: int, value: Any) -> None:

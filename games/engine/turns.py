@@ -136,8 +136,8 @@ def take_from_hand(st: State, seat: int, cards: list[str]) -> None:
 
 def do_discard(st: State, seat: int, card: str, events: list[dict]) -> None:
     own_hand(st, seat).remove(card)
-    st["discard"].append(card)
-    st["discard_from"].append(seat)
+    st["discard"] = [*st["discard"], card]  # new lists: copy_state shares the pile
+    st["discard_from"] = [*st["discard_from"], seat]
     events.append({"type": "discarded", "seat": seat, "card": card})
     went_out_check(st, seat, events)
     next_turn(st, events)

@@ -70,9 +70,14 @@ def replay_for(*, table_id: int, viewer: User | AnonymousUser, move: int | None 
     except services.TableNotFound:
         raise ReplayRefused(404, "table_not_found", f"there is no table {table_id}") from None
     except services.NotSeated:
-        raise ReplayRefused(
-            403, "not_seated", "this table is private: only its players see its replay"
-        ) from None
+        # A player the clock expelled sees nothing of a private table while it is played (the
+        # bot holds their seat), but the finished game is theirs too: their statistics list
+        # it and link here.
+        sat_here = any(s.user_id is not None and s.user_id == viewer.pk for s in seat_rows)
+        if not (sat_here and table.status == Table.Status.FINISHED):
+            raise ReplayRefused(
+                403, "not_seated", "this table is private: only its players see its replay"
+            ) from None
     if table.status == Table.Status.ABORTED:
         # Never finished, so never replayed: "its replay opens when it ends" would promise one.
         raise ReplayRefused(

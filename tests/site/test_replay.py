@@ -213,6 +213,21 @@ def test_a_game_with_timeouts_replays_the_same_after_the_bots_change(bot_game, a
     assert not verify_game(table.state, bare, table.seed_sha256).ok
 
 
+def test_a_player_the_clock_expelled_sees_the_finished_games_replay(bot_game, alice, charlie):
+    # Her statistics list the game and link its replay, which said "only its players see its
+    # replay" to her: the expelled seat no longer counted as hers.
+    Table.objects.filter(pk=bot_game.pk).update(public=False)
+    bot_game.refresh_from_db()
+    table = time_out_until_expelled(bot_game)
+    assert (
+        table.status == Table.Status.FINISHED and Seat.objects.get(table=table, user=alice).expelled
+    )
+    mine = page(alice, f"/tables/{table.pk}/replay/")
+    assert mine.status_code == 200 and b"Replay" in mine.content
+    refused = page(charlie, f"/tables/{table.pk}/replay/")
+    assert refused.status_code == 403 and b"private" in refused.content
+
+
 def test_old_timeouts_get_their_plays_and_replay_after_the_bots_change(
     bot_game, alice, monkeypatch
 ):

@@ -24,6 +24,7 @@ Plan = tuple[str, tuple[int, ...], int]
 
 # What solve_best lays down the most of: the bga penalty of a natural of a number, of a wild.
 _rank_penalty = bga_rank_penalty
+_PENALTY = [_rank_penalty(r) for r in range(16)]  # by number (1..14; 0 is the wild's)
 WILD_PENALTY = BGA_WILD_PENALTY
 
 
@@ -160,7 +161,8 @@ class _Columns:
                 run = (suit, 2, bal + 1 - gap, grown if grown < 4 else 4, below, 0, (*ranks, r))
                 opts.append((run, gap, suit))
             if gap == 0 and nat == 2:  # close after r - 1
-                rlo, rhi = RUN_MIN - span, min(bal, below + self.m + 1 - r)
+                room = below + self.m + 1 - r
+                rlo, rhi = RUN_MIN - span, bal if bal < room else room
                 if rlo <= rhi:
                     opts.append((("run", suit, ranks, rlo, rhi), 0, -1))
             n = nxt[suit][r + 1]
@@ -207,9 +209,10 @@ class _Columns:
                         for s in opened:
                             left2[s] -= 1
                             runs2.append((s, 1, 1, 1, r - 1, 0, (r,)))
-                    books = rest - len(opened)
+                    k = len(opened)
+                    books = rest - k
                     laid = total - books
-                    un2 = unopened - len(opened)
+                    un2 = unopened - k
                     runs3 = tuple(runs2)
                     if books == 0 or not exact:
                         yield (runs3, un2, books_left, gw2, dlo, dhi, laid, records)
@@ -474,7 +477,7 @@ class _Columns:
             if before >= laid:
                 return True
         self.reached[key] = laid
-        worth = _rank_penalty(r)
+        worth = _PENALTY[r]
         ww = self.wild_weight
         # The moves laying down the most first (a stable sort: ties keep the moves' order).
         moves = [

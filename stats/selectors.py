@@ -175,9 +175,11 @@ def player_stats(
     figures["games_played"] = sum(sum(v.values()) for v in in_scope)
     figures["games_finished"] = sum(v.get(str(Table.Status.FINISHED), 0) for v in in_scope)
     # Days spent in the current year (UTC, as the allowance): a count of another year is stale.
-    this_year = profile is not None and profile.vacation_year == timezone.now().year
+    this_year = timezone.now().year
     figures["pace"]["vacation_days_used"] = (
-        profile.vacation_days_used if profile is not None and this_year else 0
+        profile.vacation_days_used
+        if profile is not None and profile.vacation_year == this_year
+        else 0
     )
 
     # Rating after each rated game; "game" numbers the rated games in the scope in the order

@@ -61,3 +61,11 @@ def token_user(raw: str) -> User | None:
     if not raw or not raw.startswith(TOKEN_PREFIX) or len(raw) > 200:
         return None
     return next(iter(User.objects.raw(_user_by_token_sql(), [_hash(raw)])), None)
+
+
+def token_of_inactive_user(raw: str) -> bool:
+    """Whether a token ``token_user`` refused belongs to an account that may not sign in now
+    (suspended or banned): the token itself is still good, and works again once that ends."""
+    if not raw or not raw.startswith(TOKEN_PREFIX) or len(raw) > 200:
+        return False
+    return ApiToken.objects.filter(key_hash=_hash(raw), user__is_active=False).exists()

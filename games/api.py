@@ -21,7 +21,7 @@ from ninja.utils import check_csrf
 
 from accounts.models import Profile
 from accounts.requests import ApiRequest
-from accounts.tokens import token_user
+from accounts.tokens import token_of_inactive_user, token_user
 from chat.api import router as chat_router
 from games import services
 from games.api_messages import validation_message
@@ -83,6 +83,13 @@ class BearerToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
         user = token_user(token.strip())
         if user is None:
+            if token_of_inactive_user(token.strip()):
+                raise ApiError(
+                    401,
+                    "bad_token",
+                    "this API token's account is suspended or banned: "
+                    "sign in on the site to read why",
+                )
             raise ApiError(401, "bad_token", "this API token is not valid")
         request.user = user
         return user

@@ -68,6 +68,23 @@ def test_suspend_closes_every_door(three_player_game, alice, bob, mod, api_for):
     assert api_for(alice).get(f"/api/tables/{three_player_game.pk}").status_code == 200
 
 
+def test_a_suspended_users_token_says_the_account_is_suspended(
+    three_player_game, bob, mod, api_for
+):
+    # The token still exists and works again when the suspension ends, yet the answer said
+    # "this API token is not valid": a script's owner would replace a good token.
+    token_client = api_for(bob)
+    services.user_suspend(moderator=mod, user=bob, duration=timedelta(days=3), reason="abuse")
+    refused = token_client.get(f"/api/tables/{three_player_game.pk}")
+    assert error_of(refused) == (401, "bad_token")
+    assert "suspended or banned" in refused.json()["error"]["message"]
+    # A token that matches nobody is still just not valid.
+    stranger = Client(HTTP_AUTHORIZATION="Bearer mayi_nothing_of_the_kind")
+    unknown = stranger.get(f"/api/tables/{three_player_game.pk}")
+    assert error_of(unknown) == (401, "bad_token")
+    assert unknown.json()["error"]["message"] == "this API token is not valid"
+
+
 def test_the_bot_plays_a_suspended_players_turn_at_once(three_player_game, mod):
     seat = active_user(three_player_game)
     before = three_player_game.move_count

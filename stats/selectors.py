@@ -166,7 +166,8 @@ def player_stats(
     played: dict[str, dict[str, int]] = {}
     for row in (
         Seat.objects.filter(user=user)
-        .exclude(table__status=Table.Status.OPEN)
+        # Not yet started, or aborted by a moderator: statistics skip aborted tables.
+        .exclude(table__status__in=[Table.Status.OPEN, Table.Status.ABORTED])
         .values("table__ruleset", "table__status")
         .annotate(n=Count("id"))
     ):

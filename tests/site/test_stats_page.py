@@ -12,6 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Profile
+from games import services as games
+from moderation.services.tables import table_abort
 from stats.models import GameResult
 from stats.ratings import display
 
@@ -308,3 +310,17 @@ def test_vacation_days_this_year_are_this_years(alice, bob, api_for):
     assert stats(api_for(bob))["figures"]["pace"]["vacation_days_used"] == 0
     Profile.objects.filter(user=alice).update(vacation_year=last_year + 1)
     assert stats(api_for(bob))["figures"]["pace"]["vacation_days_used"] == 15
+
+
+def test_an_aborted_table_is_no_game_played(three_games, alice, bob, carol, api_for):
+    # "Games played 4 · Finished 3" after a moderator aborted a fourth table: statistics skip
+    # aborted tables. A game still being played counts.
+    for abort in (True, False):
+        table = games.table_create(host=alice, seats=3)
+        games.table_join(user=bob, table_id=table.pk)
+        games.table_join(user=carol, table_id=table.pk)
+        games.table_start(user=alice, table_id=table.pk)
+        if abort:
+            table_abort(moderator=carol, table_id=table.pk, reason="a test")
+    f = stats(api_for(bob))["figures"]
+    assert (f["games_played"], f["games_finished"]) == (4, 3)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from .cards import WILD_RANK, Parsed, card_set_of, parse_card
+from .cards import WILD_RANK, Parsed, card_set_of, every_card_id, parse_card
 from .legal import (
     can_answer,
     contract_melds,
@@ -206,22 +206,19 @@ _ROW = 22  # a letter's counts: numbers 1..14 at 4..17, three empty places on ei
 _WILD_CELL = 4 * _ROW  # where wilds are counted (no letter's row)
 
 
-class _Cells(dict):
-    """card id -> (its number, its count's index in ``_card_values``' table: the letter's row
-    (by its place in the card set's letters) at the number). Filled on first sight: every
-    card of every hand the heuristic weighs is looked up here."""
-
-    def __missing__(self, card_id: str) -> tuple[int, int]:
-        rank, suit = parse_card(card_id)
-        if rank == WILD_RANK:
-            cell = _WILD_CELL
-        else:
-            cell = card_set_of(card_id).suits.index(suit) * _ROW + rank + 3
-        found = self[card_id] = (rank, cell)
-        return found
+def _cell(card_id: str) -> tuple[int, int]:
+    """A card's number and its count's index in ``_card_values``' table: the letter's row (by
+    its place in the card set's letters) at the number."""
+    rank, suit = parse_card(card_id)
+    if rank == WILD_RANK:
+        return rank, _WILD_CELL
+    return rank, card_set_of(card_id).suits.index(suit) * _ROW + rank + 3
 
 
-_CELLS = _Cells()
+# _cell of every card id of every card set: every card of every hand the heuristic weighs is
+# read here, and an exact dict is the interpreter's fastest lookup (a card id of no set: a
+# KeyError, as the state holding it is no game's).
+_CELLS = {card: _cell(card) for card in every_card_id()}
 
 
 def _card_values(hand: list[str], books: int, runs: int) -> dict[str, float]:

@@ -141,6 +141,15 @@ def _parse_face(cs: CardSet, face: str) -> Parsed:
 _RANK_OF = {c.name: {t: i + 1 for i, t in enumerate(c.rank_tokens)} for c in CARD_SETS.values()}
 
 
+def every_card_id() -> list[str]:
+    """Every card id of every card set (each deck prefix's deck: 548).
+
+    >>> len(every_card_id()), every_card_id()[0]
+    (548, 'w1M')
+    """
+    return [c for cs in CARD_SETS.values() for p in cs.prefixes for c in cs.make_deck(p)]
+
+
 def card_set_of(card_id: str) -> CardSet:
     """The card set a card id belongs to (by its deck prefix).
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 from itertools import permutations
 
 from .buying import window_eligible
-from .cards import SUITS, WILD_RANK, is_wild_card, parse_card
+from .cards import SUITS, WILD_RANK, every_card_id, is_wild_card, parse_card
 from .errors import IllegalMove
 from .melding import contract_plan, keeps_room_for_swapped, swap_check
 from .state import State, ruleset_of
@@ -115,19 +115,17 @@ def mayi_candidates(hand: list[str], first_only: bool = False) -> list[list[str]
     return found
 
 
-class _Faces(dict):
-    """card id -> (its number, its letter's bit in ``SUIT_BIT``); (0, 0) for a wild or a
-    card of a set without MAYI melds. Filled on first sight: a dict read for every card of
-    every hand the bots weigh."""
-
-    def __missing__(self, card_id: str) -> tuple[int, int]:
-        rank, suit = parse_card(card_id)
-        bit = SUIT_BIT.get(suit, 0)
-        face = self[card_id] = (rank if bit else 0, bit)
-        return face
+def _face(card_id: str) -> tuple[int, int]:
+    """A card's number and its letter's bit in ``SUIT_BIT``; (0, 0) for a wild or a card of a
+    set without MAYI melds."""
+    rank, suit = parse_card(card_id)
+    bit = SUIT_BIT.get(suit, 0)
+    return (rank if bit else 0, bit)
 
 
-_FACES = _Faces()
+# _face of every card id of every card set: read for every card of every hand the bots weigh,
+# and an exact dict is the interpreter's fastest lookup (a card id of no set: a KeyError).
+_FACES = {card: _face(card) for card in every_card_id()}
 
 
 @lru_cache(maxsize=1 << 16)  # four masks of four bits: at most 65536 keys

@@ -165,6 +165,11 @@ class ChatMessageAdmin(ReadOnly):
     list_filter = ("hidden", "audience", "created")
     search_fields = ("text", "author__username", "=table__id")
     list_select_related = ("author", "table")
+
+    class Media:
+        # A message's text breaks anywhere (one long word would widen the page).
+        css = {"all": ("moderation/moderation.css",)}
+
     actions = [
         form_action(
             name="hide",

@@ -9,17 +9,19 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from chat import services as chat
 from games import services
 from games.models import Table
 from moderation import services as moderation
 from moderation.models import Report
 from tests.browser.pages import signed_in_page
 from tests.browser.tables import shoot
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, verified_client
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
 pytestmark = [
@@ -146,5 +148,36 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
         table = Table.objects.get(pk=table_id)
         assert str(table.state["hands"][0][0]) in page.inner_text("#content")
         shoot(page, "admin-table-inspect-desktop")
+    finally:
+        context.close()
+
+
+def test_a_long_word_in_chat_keeps_the_moderators_pages_on_screen(
+    live_server, browser, alice, bob, django_user_model
+):
+    # One 500-letter word: the table's state page was 4,159 px wide at 1280 (4,458 on a
+    # phone) and the message's own page 721 px on a phone.
+    table_id = _table(alice, bob)
+    word = chat.chat_post(table_id=table_id, user=bob, text="W" * 500)
+    mod = django_user_model.objects.create_user("mod", "mod@example.com", PASSWORD)
+    moderation.moderator_grant(user=mod)
+    cookie = verified_client(mod).cookies[settings.SESSION_COOKIE_NAME].value
+    context = browser.new_context()
+    context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )
+    page = context.new_page()
+    try:
+        for path in (
+            f"/admin/moderation/tablecase/{table_id}/inspect/",
+            f"/admin/chat/chatmessage/{word.pk}/change/",
+        ):
+            for size in SIZES.values():
+                page.set_viewport_size(size)
+                page.goto(f"{live_server.url}{path}")
+                assert "W" * 40 in page.inner_text("#content"), path
+                width = page.evaluate("document.documentElement.scrollWidth")
+                assert width <= size["width"], f"{path} is {width} px wide at {size['width']}"
+        shoot(page, "admin-long-chat-word")
     finally:
         context.close()

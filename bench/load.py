@@ -21,8 +21,9 @@ could be connected, to the end): actions/s, action latency (POST to answer) p50/
 fan-out latency (the move's commit, ``committed_at``, to each seat's frame), HTTP statuses,
 errors, ``seats_not_notified`` (a seat that never got a frame at or past a version committed
 at its table more than 2 s before the end: must be 0), peak memory (VmHWM) and CPU seconds
-per process (the run's PostgreSQL backends summed as ``postgres``), the load average, and the end-of-run check of bench/harness.py (no move lost
-or applied twice, every deadline fired once, every table replays from its seed).
+per process (the run's PostgreSQL backends summed as ``postgres``), the load average, and the
+end-of-run check of bench/harness.py (no move lost or applied twice, every deadline fired
+once, every table replays from its seed).
 
 The machine is shared: keep runs small while developing (--tables 20 --seconds 20); the
 figures in docs/PERFORMANCE.md say which were taken on a loaded machine.

@@ -3,6 +3,7 @@
 import { html } from "./ui.js";
 import { Card, CardBack, MiniCards, spoken, faceOf } from "./cards.js";
 import { clockText } from "./clock.js";
+import { aborted } from "./controls.js";
 import { seatName } from "./names.js";
 
 function Fan({ count }) {
@@ -19,11 +20,11 @@ export function Seats({ s }) {
   // Around the table from the seat after mine, so the order of play reads left to right.
   const start = mine === null ? 0 : (mine + 1) % n;
   const seats = Array.from({ length: n }, (_, i) => (start + i) % n);
+  const over = aborted(s); // a table a moderator aborted: no seat plays, no clock runs
   return html`<ul class="seats-row" id="players" aria-label="Players">
     ${seats.map((p) => {
       const seat = meta.seats.find((x) => x.position === p) || {};
-      // Nobody is to play at a table a moderator aborted.
-      const active = view.active_seat === p && meta.status !== "aborted";
+      const active = view.active_seat === p && !over;
       const online = seat.is_bot ? "bot" : seat.online === true ? "online" : seat.online === false ? "offline" : "unknown";
       const cls = ["seat", active ? "active" : "", p === mine ? "me" : "", seat.expelled ? "expelled" : ""].join(" ");
       const level = seat.is_bot && seat.bot_level ? seat.bot_level : null;
@@ -44,7 +45,7 @@ export function Seats({ s }) {
           <div class="f-buys"><dt>Buys</dt><dd>${buys}</dd></div>
           <div class="f-down"><dt>Down</dt><dd>${view.contract_down[p] ? "✓" : "—"}</dd></div>
           ${view.mayi_melds && view.mayi_melds[p] ? html`<div><dt>MAYI</dt><dd>${view.mayi_melds[p]}</dd></div>` : ""}
-          ${place ? html`<div><dt>Place</dt><dd>${place}</dd></div>` : meta.status === "aborted" ? "" : html`<div class="f-clock"><dt>Clock</dt><dd class="clock" data-clock=${p}>${clockText(meta, view, p)}</dd></div>`}
+          ${place ? html`<div><dt>Place</dt><dd>${place}</dd></div>` : over ? "" : html`<div class="f-clock"><dt>Clock</dt><dd class="clock" data-clock=${p}>${clockText(meta, view, p)}</dd></div>`}
           ${seat.missed_turns ? html`<div><dt>Strikes</dt><dd>${seat.missed_turns}</dd></div>` : ""}
         </dl>
       </li>`;

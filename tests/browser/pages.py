@@ -22,6 +22,21 @@ def signed_in_page(browser: Any, url: str, user: Any, **context_options: Any) ->
     return page
 
 
+def _what_the_page_shows(page: Any) -> str:
+    """The table page's error line, turn text and version, for a failed wait's message."""
+    try:
+        return str(
+            page.evaluate(
+                """() => ["action-error", "turn-text", "status-bar", "live-status"]
+                  .map((id) => `${id}: ${(document.getElementById(id) || {}).textContent}`)
+                  .concat([`version: ${(document.getElementById("table") || {dataset: {}})
+                    .dataset.version}`]).join(" | ")"""
+            )
+        )
+    except Exception as exc:  # a diagnostic only: never hide the timeout behind it
+        return f"(unreadable: {exc})"
+
+
 def wait_for_js(
     page: Any, expression: str, *, arg: Any = None, timeout: float = 15000, poll: float = 50
 ) -> Any:
@@ -45,5 +60,8 @@ def wait_for_js(
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} ms waiting for: {expression}")
+            raise AssertionError(
+                f"timed out after {timeout} ms waiting for: {expression}; "
+                f"the page shows: {_what_the_page_shows(page)}"
+            )
         page.wait_for_timeout(poll)

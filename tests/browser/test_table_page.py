@@ -650,3 +650,43 @@ def _answers_of(table_id: int) -> list[tuple[str, int | None]]:
         ]
     finally:
         connection.close()
+
+
+def test_a_card_in_flight_lets_clicks_through_and_is_clickable_once_landed(
+    live_server, browser, alice, pool
+):
+    table_id, me = pool.submit(arranged_table, alice, **OFFER).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    try:
+        # Every card's flight holds at its start, as on a slow machine just after a render.
+        page.evaluate(
+            """() => {
+              const animate = Element.prototype.animate;
+              Element.prototype.animate = function (...args) {
+                const a = animate.apply(this, args);
+                a.pause();
+                (window.flights = window.flights || []).push(a);
+                return a;
+              };
+            }"""
+        )
+        v = _version(page)
+        page.click("#window [data-action='may_i']")
+        _moved(page, v)
+        # The cards I bought fly in from the piles, passing over the stock, the pile and the
+        # seats: a click on what lies under a card in flight reaches that, not the card.
+        on_top = """(face) => {
+          const el = document.querySelector(`#hand [data-card-face='${face}']`);
+          const r = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return Boolean(hit && el.contains(hit));
+        }"""
+        wait_for_js(page, "(window.flights || []).length > 0")
+        assert not page.evaluate(on_top, "w7I")
+        # Landed, it is a card of my hand like any other.
+        page.evaluate("() => window.flights.forEach((a) => a.finish())")
+        assert page.evaluate(on_top, "w7I")
+        page.click(_card("7I"))
+        assert page.locator(_card("7I")).get_attribute("aria-pressed") == "true"
+    finally:
+        page.context.close()

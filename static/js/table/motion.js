@@ -33,7 +33,13 @@ function fly(el, from) {
   if (!to.width || !from) return;
   const dx = from.left - to.left, dy = from.top - to.top;
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
-  el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 260, easing: "ease-out" });
+  // While it flies the card passes over other things (a card from the stock starts on top of
+  // the stock): a click meant for what lies under it must reach that, not select the card.
+  el.classList.add("flying");
+  const a = el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 260, easing: "ease-out" });
+  const land = () => el.classList.remove("flying");
+  a.onfinish = land;
+  a.oncancel = land;
 }
 
 // After a render: each card shown now that was elsewhere (or new) moves from there.

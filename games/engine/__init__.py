@@ -28,6 +28,7 @@ from .query import (
     clock_seat,
     is_over,
     on_sale,
+    round_progress,
     seed_of,
     window_open,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "on_sale",
+    "round_progress",
     "seats_to_act",
     "seed_of",
     "standing_answer",

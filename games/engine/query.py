@@ -7,10 +7,13 @@ pages never read a state's keys themselves (the state's layout is the engine's b
 (True, False)
 >>> card_on_offer(st) == st["discard"][-1]
 True
+>>> round_progress(st)
+(1, 7)
 """
 
 from __future__ import annotations
 
+from .rulesets import get_ruleset
 from .state import State
 
 # Kinds of event (the ``"type"`` of each event ``apply`` returns) the platform reacts to.
@@ -65,6 +68,12 @@ def card_on_offer(state: State) -> str | None:
         return window["card"]
     discard = state.get("discard") or []
     return discard[-1] if discard else None
+
+
+def round_progress(state: State) -> tuple[int, int]:
+    """The round being played (or the last one, once the game is over) and how many the
+    game has: ``(3, 7)``."""
+    return state["round"], get_ruleset(state["ruleset"]).rounds
 
 
 def buys_used(state: State, seat: int) -> int:

@@ -27,6 +27,11 @@ class LobbyEntry:
     mark: str
     # The last change to the table: a move, a seat taken, the start.
     last_move: datetime
+    # A game being played: "round 3 of 7", and whom it waits on when not on me ("Bob's
+    # turn", "May I? open: Bob, Carol"), so a player of several games over days sees where
+    # each one stands without opening it.
+    progress: str = ""
+    waiting_on: str = ""
 
     @property
     def mark_label(self) -> str:
@@ -55,6 +60,37 @@ def waiting_mark(table: Table, position: int | None) -> str:
     return YOUR_TURN
 
 
+def _seat_name(seat: dict[str, Any]) -> str:
+    if seat["is_bot"] or not seat["user"]:
+        return f"Bot {seat['position'] + 1}"
+    return str(seat["user"])
+
+
+def progress_of(table: Table) -> str:
+    """ "round 3 of 7" while the game is played; "" otherwise."""
+    if table.state is None or table.status != Table.Status.PLAYING:
+        return ""
+    round_no, rounds = engine.round_progress(table.state)
+    return f"round {round_no} of {rounds}"
+
+
+def waiting_on_others(table: Table, meta: dict[str, Any], position: int | None) -> str:
+    """Whom a game being played waits on besides ``position``: "Bob's turn", or the seats
+    still to answer an open "May I?" window; "" when it waits on nobody else."""
+    state = table.state
+    if state is None or table.status != Table.Status.PLAYING:
+        return ""
+    names = {s["position"]: _seat_name(s) for s in meta["seats"]}
+    others = [p for p in engine.seats_to_act(state) if p != position and p in names]
+    if not others:
+        return ""
+    answering = set(engine.answerers(state)) if engine.window_open(state) else set()
+    turn = [p for p in others if p not in answering]
+    if turn:
+        return f"{names[turn[0]]}’s turn"
+    return "May I? open: " + ", ".join(names[p] for p in others)
+
+
 def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
     """My tables (waiting on me first, then the most recently changed) and the open public
     tables I could join. A signed-out visitor gets the open tables only."""
@@ -73,6 +109,8 @@ def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
             meta=meta,
             mark=waiting_mark(table, seat.position if seat else None),
             last_move=table.updated,
+            progress=progress_of(table),
+            waiting_on=waiting_on_others(table, meta, seat.position if seat else None),
         )
         (mine if seat is not None else open_tables).append(entry)
     # Waiting on me first; then playing, then open, then finished; newest change first.

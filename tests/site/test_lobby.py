@@ -15,6 +15,7 @@ from games.engine.legal import answerers
 from games.models import Table
 from games.services.lobby import MAY_I_OPEN, YOUR_TURN
 from tests.conftest import PASSWORD
+from tests.engine.helpers import make_state
 
 pytestmark = pytest.mark.django_db
 
@@ -267,3 +268,42 @@ def test_filling_seats_at_another_level_than_the_table_s(alice):
     assert "easy, normal or strong" in response.content.decode()
     client.post(f"/tables/{table.pk}/bots/", {"level": "strong"})
     assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}
+
+
+def test_my_games_say_the_round_and_whom_a_game_waits_on(alice, bob):
+    # Round 1: my turn (I drew, I play) while bob may still say "May I?" for the 9Y that the
+    # bot discarded.
+    table = services.table_create(host=alice, seats=3)
+    services.table_join(user=bob, table_id=table.pk)
+    services.table_fill_with_bots(user=alice, table_id=table.pk)
+    services.table_start(user=alice, table_id=table.pk, seed="lobby-waiting")
+    state = make_state(
+        players=3,
+        hands={0: "7M 7A 7Y 9M 9A 9I 3A"},
+        discard="9Y",
+        stock="7I",
+        active=0,
+        phase="play",
+        discarder=2,
+        window={"eligible": [1]},
+        hand_size=7,
+    )
+    Table.objects.filter(pk=table.pk).update(state=state, version=table.version + 1)
+    table_id = table.pk
+    mine = {e.table.pk: e for e in services.lobby_for_user(user=alice).mine}[table_id]
+    assert (mine.mark, mine.progress, mine.waiting_on) == (
+        YOUR_TURN,
+        "round 1 of 7",
+        "May I? open: bob",
+    )
+    bobs = {e.table.pk: e for e in services.lobby_for_user(user=bob).mine}[table_id]
+    assert (bobs.mark, bobs.waiting_on) == (MAY_I_OPEN, "alice’s turn")
+    page = logged_in(bob).get("/").content.decode()
+    entry = page[page.index(f'data-table="{table_id}"') :]
+    entry = entry[: entry.index("</li>")]
+    assert "playing, round 1 of 7" in entry and "alice’s turn" in entry
+
+    # Once the game is over, nothing waits and no round is named.
+    Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED)
+    done = {e.table.pk: e for e in services.lobby_for_user(user=bob).mine}[table_id]
+    assert (done.progress, done.waiting_on) == ("", "")

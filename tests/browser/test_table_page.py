@@ -662,6 +662,10 @@ def test_a_card_in_flight_lets_clicks_through_and_is_clickable_once_landed(
         page.evaluate(
             """() => {
               const animate = Element.prototype.animate;
+              window.land = () => {
+                Element.prototype.animate = animate;
+                window.flights.forEach((a) => a.finish());
+              };
               Element.prototype.animate = function (...args) {
                 const a = animate.apply(this, args);
                 a.pause();
@@ -684,8 +688,7 @@ def test_a_card_in_flight_lets_clicks_through_and_is_clickable_once_landed(
         wait_for_js(page, "(window.flights || []).length > 0")
         assert not page.evaluate(on_top, "w7I")
         # Landed, it is a card of my hand like any other.
-        page.evaluate("() => window.flights.forEach((a) => a.finish())")
-        assert page.evaluate(on_top, "w7I")
+        page.evaluate("() => window.land()")
         page.click(_card("7I"))
         assert page.locator(_card("7I")).get_attribute("aria-pressed") == "true"
     finally:

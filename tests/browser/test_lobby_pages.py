@@ -14,7 +14,7 @@ from django.db import connection
 from games import engine, services
 from games.models import Seat, Table
 from tests.browser.pages import signed_in_page, wait_for_js
-from tests.browser.tables import serious_violations, shoot
+from tests.browser.tables import no_sideways_scroll, serious_violations, shoot
 from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -86,6 +86,15 @@ def test_my_games_waiting_on_me_come_first_and_are_marked(live_server, browser, 
     assert re.search(r"your turn|May I\? open", rows.nth(0).locator(".mark").inner_text())
     assert rows.nth(1).locator(".mark").count() == 0
     assert "last move" in rows.nth(1).inner_text() and "opened" in rows.nth(2).inner_text()
+    # Each game being played names its round, and the one not waiting on me whom it waits on.
+    assert "round 1 of 7" in rows.nth(0).inner_text() and "round 1 of 7" in rows.nth(1).inner_text()
+    assert re.search(
+        r"bob’s turn|May I\? open: .*bob", rows.nth(1).locator(".waiting-on").inner_text()
+    )
+    page.set_viewport_size({"width": 375, "height": 812})
+    no_sideways_scroll(page)
+    shoot(page, "my-games")
+    page.set_viewport_size({"width": 1280, "height": 800})
     # My open table's invite link, with a copy button that copies it.
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     invite = rows.nth(2).locator("input.invite-link").input_value()

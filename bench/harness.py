@@ -161,6 +161,8 @@ class Stack:
             "MAYI_MIN_CLOCK_SECONDS": "1",
             # Every bot client comes from 127.0.0.1, and a drill's retries are the point.
             "MAYI_RATE_LIMITS_ENABLED": "0",
+            # Each answer says how long it queued and how long Django took (summary()).
+            "MAYI_SERVER_TIMING": "1",
             "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
             **(extra_env or {}),
         }
@@ -523,6 +525,9 @@ class Ledger:
     # (when, seconds) per answered POST, and per frame from the move's commit to this socket.
     latencies: list[tuple[float, float]] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
+    # (when, ms waiting for a request thread, ms in Django) per answered POST, from its
+    # Server-Timing header: what of a latency was the server's queue, its work, or neither.
+    server: list[tuple[float, float, float]] = field(default_factory=list)
     fanout: list[tuple[float, float]] = field(default_factory=list)
     frames: int = 0
     seen: dict[int, float] = field(default_factory=dict)  # version -> when its frame came
@@ -652,6 +657,9 @@ class Player:
                 continue
             self.ledger.latencies.append((time.time(), time.perf_counter() - sent))
             self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
+            timing = server_timing(answer_headers.get("server-timing", ""))
+            if "queue" in timing and "app" in timing:
+                self.ledger.server.append((time.time(), timing["queue"], timing["app"]))
             if status in (502, 504) and dropped < 5 and time.time() < self.stop_at:
                 # A proxy's "bad gateway": the process it sent the move to went away, maybe
                 # after applying it. As for a dropped connection: unknown, and the retry at
@@ -916,6 +924,18 @@ def check_run(
     }
 
 
+def server_timing(header: str) -> dict[str, float]:
+    """``queue;dur=1.5, app;dur=7.0`` -> {"queue": 1.5, "app": 7.0} (ms)."""
+    out: dict[str, float] = {}
+    for metric in header.split(","):
+        name, _, params = metric.strip().partition(";")
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "dur" and value.replace(".", "", 1).isdigit():
+                out[name] = float(value)
+    return out
+
+
 def summary(ledgers: list[Ledger], seconds: float, since: float = 0.0) -> dict[str, Any]:
     """The clients' figures; latencies only of what happened at or after ``since`` (epoch
     seconds: a load run leaves out the time its clients spent connecting)."""
@@ -932,6 +952,15 @@ def summary(ledgers: list[Ledger], seconds: float, since: float = 0.0) -> dict[s
         "actions": sum(len(led.acked) for led in ledgers),
         "actions_per_s": round(sum(len(led.acked) for led in ledgers) / seconds, 1),
         "action_latency": percentiles(latencies),
+        # The server's share of it (Server-Timing): waiting for a request thread, and Django's
+        # work (the row lock's wait included). The rest is daphne's loop, the network and the
+        # client's own loop.
+        "server_queue": percentiles(
+            [q / 1000 for led in ledgers for t, q, _ in led.server if t >= since]
+        ),
+        "server_app": percentiles(
+            [a / 1000 for led in ledgers for t, _, a in led.server if t >= since]
+        ),
         "fanout_latency": percentiles(fanout),
         "statuses": statuses,
         "frames": sum(led.frames for led in ledgers),

@@ -21,6 +21,7 @@ views still work (Django wraps them with ``async_to_sync``).
 from __future__ import annotations
 
 import functools
+import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from typing import Any
@@ -43,6 +44,7 @@ class SyncChainASGIHandler(ASGIHandler):
         self._executor = (
             ThreadPoolExecutor(threads, thread_name_prefix="http") if threads > 1 else None
         )
+        self._timing = bool(getattr(settings, "MAYI_SERVER_TIMING", False))
 
     def _in_thread(self, func: Any, *args: Any) -> Any:
         if self._executor is None:
@@ -66,7 +68,8 @@ class SyncChainASGIHandler(ASGIHandler):
         except RequestAborted:
             return
         with closing(body_file):
-            response = await self._in_thread(self._serve, scope, body_file)
+            queued = time.perf_counter()
+            response = await self._in_thread(self._serve, scope, body_file, queued)
             try:
                 await self.send_response(response, send)
             finally:
@@ -74,8 +77,10 @@ class SyncChainASGIHandler(ASGIHandler):
                     # Streamed content is read while sending: close only afterwards.
                     await self._in_thread(response.close)
 
-    def _serve(self, scope: dict, body_file: Any) -> HttpResponseBase:
-        """Everything Django does for one request, in the worker thread."""
+    def _serve(self, scope: dict, body_file: Any, queued: float = 0.0) -> HttpResponseBase:
+        """Everything Django does for one request, in the worker thread (``queued``: when the
+        request was handed to it, for the Server-Timing header)."""
+        started = time.perf_counter()
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)
@@ -86,6 +91,13 @@ class SyncChainASGIHandler(ASGIHandler):
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size
         assert response is not None  # create_request gives a request or an error response
+        if self._timing and queued:
+            # Waiting for a request thread (and the GIL) before Django began, and Django's own
+            # time: where a slow answer's time went, as the client cannot see.
+            response["Server-Timing"] = (
+                f"queue;dur={(started - queued) * 1000:.1f}, "
+                f"app;dur={(time.perf_counter() - started) * 1000:.1f}"
+            )
         if not response.streaming:
             # The content is in memory: close now, in this thread, so request_finished returns
             # this thread's database connection to the pool before the next request.

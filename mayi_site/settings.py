@@ -194,6 +194,10 @@ MAYI_HTTP_THREADS = int(
         "6" if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else "1",
     )
 )
+# 1: every answer carries a Server-Timing header (mayi_site/handlers.py): how long the request
+# waited for a request thread and how long Django took, for bench/load.py to tell queueing from
+# work. Off by default: exact server times help timing attacks on sign-in and sign-up.
+MAYI_SERVER_TIMING = os.environ.get("MAYI_SERVER_TIMING", "") == "1"
 # 1: serve HTTP with Django's stock ASGIHandler and leave daphne's Twisted requests as they
 # are (mayi_site/asgi.py): the way back if an upgrade breaks what handlers.py relies on
 # (tests/site/test_framework_guard.py fails when those framework methods change).

@@ -185,3 +185,49 @@ def test_daphne_leaves_form_bodies_to_django():
     request.requestReceived(b"POST", b"/accounts/login/", b"HTTP/1.1")
     assert request.args == {}
     assert request.content.read() == body
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_server_timing_says_how_long_a_request_queued_and_worked_only_when_asked(
+    settings, monkeypatch, on
+):
+    """bench/load.py turns MAYI_SERVER_TIMING on to split a slow answer into the wait for a
+    request thread and Django's work; off (the default) no answer carries server times."""
+    import time
+
+    from django.http import HttpResponse
+
+    from bench.harness import server_timing
+    from mayi_site.handlers import SyncChainASGIHandler
+
+    settings.MAYI_HTTP_THREADS = 2
+    settings.MAYI_SERVER_TIMING = on
+    handler = SyncChainASGIHandler()
+
+    def get_response(request: Any) -> HttpResponse:
+        time.sleep(0.05)  # Django's work
+        return HttpResponse("ok")
+
+    monkeypatch.setattr(handler, "get_response", get_response)
+    sent: list[dict[str, Any]] = []
+
+    async def run() -> None:
+        scope = {"type": "http", "method": "GET", "path": "/", "query_string": b""}
+        scope["headers"] = [(b"host", b"testserver")]
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await handler(scope, receive, send)
+
+    asyncio.run(run())
+    headers = {k.decode().lower(): v.decode() for k, v in sent[0]["headers"]}
+    if not on:
+        assert "server-timing" not in headers
+        return
+    timing = server_timing(headers["server-timing"])
+    assert set(timing) == {"queue", "app"}
+    assert 50 <= timing["app"] < 5000 and 0 <= timing["queue"] < 5000

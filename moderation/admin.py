@@ -11,12 +11,15 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.timezone import localtime
 
 from chat.models import ChatMessage
 from chat.services import chat_hide
@@ -77,7 +80,18 @@ class MemberAdmin(ReadOnly):
     list_display = ("username", "email", "is_active", "is_staff", "standing", "date_joined")
     list_filter = ("is_active", "is_staff")
     search_fields = ("username", "email")
-    fields = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    fields = (
+        "username",
+        "email",
+        "is_active",
+        "is_staff",
+        "date_joined",
+        "last_login",
+        "restriction_history",
+        "reports_about",
+        "games_played",
+    )
+    readonly_fields = ("restriction_history", "reports_about", "games_played")
     ordering = ("username",)
     actions = [
         form_action(
@@ -123,6 +137,61 @@ class MemberAdmin(ReadOnly):
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).prefetch_related("restrictions")
 
+    # A moderator deciding on a suspension needs the member's record on the member's own
+    # page: what they were restricted for before, what others reported, and their games.
+    @admin.display(description="restrictions, newest first")
+    def restriction_history(self, obj: Any) -> str:
+        past = obj.restrictions.select_related("created_by").order_by("-created")
+        if not past:
+            return "none"
+        rows = format_html_join(
+            "",
+            "<li>{}: {}, from {} {} (by {}): {}</li>",
+            (
+                (
+                    "in force"
+                    if r.lifted is None
+                    else "ended " + date_format(localtime(r.lifted), "DATETIME_FORMAT"),
+                    r.get_kind_display(),
+                    date_format(localtime(r.created), "DATETIME_FORMAT"),
+                    "for good"
+                    if r.until is None
+                    else "until " + date_format(localtime(r.until), "DATETIME_FORMAT"),
+                    r.created_by or "the site",
+                    r.reason,
+                )
+                for r in past
+            ),
+        )
+        return format_html("<ul>{}</ul>", rows)
+
+    @admin.display(description="reports about them")
+    def reports_about(self, obj: Any) -> str:
+        reports = Report.objects.filter(reported_user=obj)
+        total = reports.count()
+        if not total:
+            return "none"
+        still_open = reports.exclude(status=Report.Status.RESOLVED).count()
+        url = reverse("admin:moderation_report_changelist")
+        return format_html(
+            '<a href="{}?reported_user__id__exact={}">{} report{}, {} not resolved</a>',
+            url,
+            obj.pk,
+            total,
+            "" if total == 1 else "s",
+            still_open,
+        )
+
+    @admin.display(description="games")
+    def games_played(self, obj: Any) -> str:
+        tables = reverse("admin:moderation_tablecase_changelist")
+        return format_html(
+            '<a href="{}?q={}">their tables</a> · <a href="{}">statistics page</a>',
+            tables,
+            obj.username,
+            reverse("player_stats", args=[obj.username]),
+        )
+
     def has_suspend_permission(self, request: HttpRequest) -> bool:
         return _perm(request, "suspend_member")
 
@@ -133,10 +202,29 @@ class MemberAdmin(ReadOnly):
         return _perm(request, "mute_member")
 
 
+class InForce(admin.SimpleListFilter):
+    # Django's filter for an empty date said "By lifted: Empty / Not empty": a moderator
+    # looking for who is suspended now had to know that an expired restriction counts as
+    # lifted. The same test as moderation.selectors.active_restrictions.
+    title = "in force"
+    parameter_name = "in_force"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "in force now"), ("no", "ended (lifted or expired)")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        live = Q(lifted=None) & (Q(until=None) | Q(until__gt=timezone.now()))
+        if self.value() == "yes":
+            return queryset.filter(live)
+        if self.value() == "no":
+            return queryset.exclude(live)
+        return queryset
+
+
 @admin.register(Restriction)
 class RestrictionAdmin(ReadOnly):
     list_display = ("user", "kind", "until", "lifted", "created_by", "created", "reason")
-    list_filter = ("kind", ("lifted", admin.EmptyFieldListFilter), "created")
+    list_filter = ("kind", InForce, "created")
     search_fields = ("user__username", "reason")
     list_select_related = ("user", "created_by")
     actions = [
@@ -212,7 +300,13 @@ class ReportAdmin(ReadOnly):
         "created",
     )
     list_display_links = ("what",)
-    list_filter = ("status", "reason", ("assignee", admin.RelatedOnlyFieldListFilter), "created")
+    list_filter = (
+        "status",
+        "reason",
+        ("assignee", admin.RelatedOnlyFieldListFilter),
+        ("reported_user", admin.RelatedOnlyFieldListFilter),
+        "created",
+    )
     search_fields = ("reported_user__username", "reporter__username", "note", "=table__id")
     list_select_related = ("reported_user", "reporter", "assignee", "message")
     readonly_fields = (

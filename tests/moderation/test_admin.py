@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group, Permission
 from django.test import Client
+from django.utils import timezone
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -255,6 +256,61 @@ def test_the_report_queue(public_game, mod, alice, bob):
     report.refresh_from_db()
     assert report.status == "resolved" and report.assignee == mod
     assert report.resolution == "muted bob"
+
+
+def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):
+    # The member's page showed only the account's fields: a moderator about to suspend bob
+    # could not see that he was muted for insults last week, nor the reports about him.
+    said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
+    services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
+    )
+    services.report_create(
+        reporter=carol, table_id=public_game.pk, reason="stalling", username="bob"
+    )
+    services.report_create(reporter=bob, table_id=public_game.pk, reason="spam", username="carol")
+    mute = services.user_mute(
+        moderator=mod, user=bob, duration=timedelta(hours=1), reason="insulted alice"
+    )
+    services.restriction_lift(moderator=mod, restriction_id=mute.pk, reason="appeal")
+    services.user_suspend(moderator=mod, user=bob, duration=timedelta(days=2), reason="abuse")
+    client = verified_client(mod)
+    page = client.get(f"/admin/moderation/member/{bob.pk}/change/").content.decode()
+    assert "in force: suspended" in page and ": abuse" in page
+    assert "ended " in page and "muted in chat" in page and "insulted alice" in page
+    assert page.index("suspended") < page.index("insulted alice")  # newest first
+    assert "2 reports, 2 not resolved" in page
+    assert f"/players/{bob.username}/" in page
+    # The link lists the reports about bob, not the one he made.
+    link = f"/admin/moderation/report/?reported_user__id__exact={bob.pk}"
+    assert link.replace("&", "&amp;") in page
+    about = client.get(link)
+    assert about.status_code == 200
+    assert about.context["cl"].result_count == 2
+    quiet = client.get(f"/admin/moderation/member/{alice.pk}/change/").content.decode()
+    assert "none" in quiet and "not resolved" not in quiet
+
+
+def test_the_restrictions_filter_says_in_force_or_ended(three_player_game, mod, bob, carol):
+    # "By lifted: Empty / Not empty" was the only way to find who is restricted now, and an
+    # expired suspension counted as lifted only after the sweep had run.
+    services.user_suspend(moderator=mod, user=bob, duration=timedelta(days=2), reason="abuse")
+    ended = services.user_mute(
+        moderator=mod, user=carol, duration=timedelta(hours=1), reason="spam"
+    )
+    Restriction.objects.filter(pk=ended.pk).update(until=timezone.now() - timedelta(minutes=1))
+    client = verified_client(mod)
+    url = "/admin/moderation/restriction/"
+    page = client.get(url).content.decode()
+    assert "By in force" in page and "in force now" in page and "ended (lifted or expired)" in page
+    assert "Not empty" not in page
+
+    def users(query):
+        return {r.user.username for r in client.get(url + query).context["cl"].result_list}
+
+    assert users("?in_force=yes") == {"bob"}
+    assert users("?in_force=no") == {"carol"}
+    assert users("") == {"bob", "carol"}
 
 
 def test_the_audit_log_is_read_only_and_filterable(three_player_game, mod, bob):

@@ -525,9 +525,10 @@ class Ledger:
     # (when, seconds) per answered POST, and per frame from the move's commit to this socket.
     latencies: list[tuple[float, float]] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
-    # (when, ms waiting for a request thread, ms in Django) per answered POST, from its
-    # Server-Timing header: what of a latency was the server's queue, its work, or neither.
-    server: list[tuple[float, float, float]] = field(default_factory=list)
+    # (when, ms waiting for a request thread, ms in Django, ms of it waiting for and reading
+    # the locked table row) per answered POST, from its Server-Timing header: what of a latency
+    # was the server's queue, its work, the table's other writers, or none of them.
+    server: list[tuple[float, float, float, float]] = field(default_factory=list)
     fanout: list[tuple[float, float]] = field(default_factory=list)
     frames: int = 0
     seen: dict[int, float] = field(default_factory=dict)  # version -> when its frame came
@@ -659,7 +660,9 @@ class Player:
             self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
             timing = server_timing(answer_headers.get("server-timing", ""))
             if "queue" in timing and "app" in timing:
-                self.ledger.server.append((time.time(), timing["queue"], timing["app"]))
+                self.ledger.server.append(
+                    (time.time(), timing["queue"], timing["app"], timing.get("lock", 0.0))
+                )
             if status in (502, 504) and dropped < 5 and time.time() < self.stop_at:
                 # A proxy's "bad gateway": the process it sent the move to went away, maybe
                 # after applying it. As for a dropped connection: unknown, and the retry at
@@ -936,6 +939,14 @@ def server_timing(header: str) -> dict[str, float]:
     return out
 
 
+def _server_part(ledgers: list[Ledger], since: float, index: int) -> dict[str, float]:
+    from bench.fanout import percentiles
+
+    return percentiles(
+        [row[index] / 1000 for led in ledgers for row in led.server if row[0] >= since]
+    )
+
+
 def summary(ledgers: list[Ledger], seconds: float, since: float = 0.0) -> dict[str, Any]:
     """The clients' figures; latencies only of what happened at or after ``since`` (epoch
     seconds: a load run leaves out the time its clients spent connecting)."""
@@ -955,12 +966,9 @@ def summary(ledgers: list[Ledger], seconds: float, since: float = 0.0) -> dict[s
         # The server's share of it (Server-Timing): waiting for a request thread, and Django's
         # work (the row lock's wait included). The rest is daphne's loop, the network and the
         # client's own loop.
-        "server_queue": percentiles(
-            [q / 1000 for led in ledgers for t, q, _ in led.server if t >= since]
-        ),
-        "server_app": percentiles(
-            [a / 1000 for led in ledgers for t, _, a in led.server if t >= since]
-        ),
+        "server_queue": _server_part(ledgers, since, 1),
+        "server_app": _server_part(ledgers, since, 2),
+        "server_lock": _server_part(ledgers, since, 3),
         "fanout_latency": percentiles(fanout),
         "statuses": statuses,
         "frames": sum(led.frames for led in ledgers),

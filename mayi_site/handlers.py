@@ -35,6 +35,8 @@ from django.core.handlers.base import BaseHandler
 from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix
 
+from games.services.timing import collecting
+
 
 class SyncChainASGIHandler(ASGIHandler):
     def __init__(self) -> None:
@@ -83,21 +85,25 @@ class SyncChainASGIHandler(ASGIHandler):
         started = time.perf_counter()
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
-        request, response = self.create_request(scope, body_file)
-        if request is not None:
-            response = self.get_response(request)
-            # As Django's handle() does; django-stubs does not declare the attribute.
-            response._handler_class = self.__class__  # type: ignore[attr-defined]
-            if isinstance(response, FileResponse):
-                response.block_size = self.chunk_size
+        with collecting() as parts:
+            request, response = self.create_request(scope, body_file)
+            if request is not None:
+                response = self.get_response(request)
+                # As Django's handle() does; django-stubs does not declare the attribute.
+                response._handler_class = self.__class__  # type: ignore[attr-defined]
+                if isinstance(response, FileResponse):
+                    response.block_size = self.chunk_size
         assert response is not None  # create_request gives a request or an error response
         if self._timing and queued:
-            # Waiting for a request thread (and the GIL) before Django began, and Django's own
-            # time: where a slow answer's time went, as the client cannot see.
-            response["Server-Timing"] = (
-                f"queue;dur={(started - queued) * 1000:.1f}, "
-                f"app;dur={(time.perf_counter() - started) * 1000:.1f}"
-            )
+            # Waiting for a request thread (and the GIL) before Django began, Django's own
+            # time, and the named parts of it (the row lock's wait): where a slow answer's
+            # time went, as the client cannot see.
+            metrics = [
+                f"queue;dur={(started - queued) * 1000:.1f}",
+                f"app;dur={(time.perf_counter() - started) * 1000:.1f}",
+                *(f"{name};dur={ms:.1f}" for name, ms in parts.items()),
+            ]
+            response["Server-Timing"] = ", ".join(metrics)
         if not response.streaming:
             # The content is in memory: close now, in this thread, so request_finished returns
             # this thread's database connection to the pool before the next request.

@@ -13,6 +13,7 @@ from games.models import Seat, Table
 
 from .errors import Busy
 from .selectors import read_table_with_seats
+from .timing import measured
 
 logger = logging.getLogger("games.services")
 
@@ -31,7 +32,9 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     check and the seat assignment need no other coordination. On SQLite, where FOR UPDATE does
     not exist, the IMMEDIATE transaction mode gives the same ordering for the whole database.
     """
-    return read_table_with_seats(table_id, lock=True)
+    # Under load the wait for another writer's commit is a large part of a move's answer.
+    with measured("lock"):
+        return read_table_with_seats(table_id, lock=True)
 
 
 def _is_contention(exc: OperationalError) -> bool:

@@ -198,6 +198,7 @@ def test_server_timing_says_how_long_a_request_queued_and_worked_only_when_asked
     from django.http import HttpResponse
 
     from bench.harness import server_timing
+    from games.services.timing import measured
     from mayi_site.handlers import SyncChainASGIHandler
 
     settings.MAYI_HTTP_THREADS = 2
@@ -205,7 +206,9 @@ def test_server_timing_says_how_long_a_request_queued_and_worked_only_when_asked
     handler = SyncChainASGIHandler()
 
     def get_response(request: Any) -> HttpResponse:
-        time.sleep(0.05)  # Django's work
+        time.sleep(0.03)  # Django's work
+        with measured("lock"):  # as lock_table_with_seats times the table's row lock
+            time.sleep(0.02)
         return HttpResponse("ok")
 
     monkeypatch.setattr(handler, "get_response", get_response)
@@ -229,5 +232,6 @@ def test_server_timing_says_how_long_a_request_queued_and_worked_only_when_asked
         assert "server-timing" not in headers
         return
     timing = server_timing(headers["server-timing"])
-    assert set(timing) == {"queue", "app"}
+    assert set(timing) == {"queue", "app", "lock"}
     assert 50 <= timing["app"] < 5000 and 0 <= timing["queue"] < 5000
+    assert 20 <= timing["lock"] <= timing["app"]

@@ -498,7 +498,13 @@ class TableCaseAdmin(ReadOnly):
             move = int(request.GET["move"]) if "move" in request.GET else None
         except ValueError:
             move = None
-        record = services.table_inspect(moderator=_moderator(request), table_id=table_id, move=move)
+        try:
+            record = services.table_inspect(
+                moderator=_moderator(request), table_id=table_id, move=move
+            )
+        except ServiceError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return redirect("admin:moderation_tablecase_changelist")
         state = record["state"]
         seats = {s.position: s for s in record["seats"]}
         view = engine.view(state, None) if state is not None else None

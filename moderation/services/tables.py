@@ -112,6 +112,13 @@ def table_inspect(*, moderator: User, table_id: int, move: int | None = None) ->
     hands, the stock) after move ``move`` (the current one when None), rebuilt by replaying
     the moves from the deal. Reading hands is audited like any other moderator action."""
     table, seats = read_table_with_seats(table_id, lock=False)
+    if table.status == Table.Status.PLAYING and any(s.user_id == moderator.pk for s in seats):
+        # The hands and the stock of a game the moderator plays in would be an unfair look:
+        # another moderator takes the case until the game ends (its replay is open then).
+        raise ModerationRefused(
+            "you play at this table: another moderator must look at its hands while the game "
+            "is being played"
+        )
     moves = list(Move.objects.filter(table=table).order_by("seq"))
     state = table.state
     at = table.move_count

@@ -241,6 +241,27 @@ def test_abort_reseat_inspect_and_hide_through_the_admin(three_player_game, mod,
     assert {"hide_message", "inspect_table", "seat_to_user", "abort_table"} <= actions
 
 
+def test_a_moderator_cannot_read_the_hands_of_a_game_they_play(three_player_game, mod, alice):
+    # A moderator seated at a table being played could open "state, hands, replay" and read
+    # every opponent's hand and the stock order.
+    alice.is_staff = True
+    alice.save()
+    alice.groups.add(Group.objects.get(name=GROUP))
+    table = three_player_game
+    url = f"/admin/moderation/tablecase/{table.pk}/inspect/"
+    playing = verified_client(alice)
+    refused = playing.get(url, follow=True)
+    html = refused.content.decode()
+    assert "You play at this table" in html
+    bob_hand = table.state["hands"][1]
+    assert not any(card in html for card in bob_hand)
+    assert not AuditEntry.objects.filter(action="inspect_table").exists()
+    # Another moderator reads it; and alice may once the game is over.
+    assert verified_client(mod).get(url).status_code == 200
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
+    assert playing.get(url).status_code == 200
+
+
 def test_the_report_queue(public_game, mod, alice, bob):
     said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
     report = services.report_create(

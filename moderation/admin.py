@@ -286,6 +286,31 @@ class ChatMessageAdmin(ReadOnly):
 # ---- reports ----------------------------------------------------------------------------------
 
 
+def _report_actions(request: HttpRequest, report: Report | None) -> list[dict[str, Any]]:
+    if report is None:
+        return []
+
+    def act(model: str, pk: int, action: str, label: str) -> dict[str, Any]:
+        url = reverse(f"admin:{model}_changelist")
+        return {"url": url, "pk": pk, "action": action, "label": label}
+
+    out = []
+    if report.status != Report.Status.RESOLVED and _perm(request, "change_report"):
+        if report.assignee_id != getattr(request.user, "pk", None):
+            out.append(act("moderation_report", report.pk, "assign_to_me", "Assign to me"))
+        out.append(act("moderation_report", report.pk, "resolve", "Resolve…"))
+    message = report.message
+    if message is not None and not message.hidden and _perm(request, "hide_chatmessage", "chat"):
+        out.append(act("chat_chatmessage", message.pk, "hide", "Hide the message…"))
+    target = report.reported_user
+    if target is not None:
+        name = target.get_username()
+        for action, label in (("mute", f"Mute {name}…"), ("suspend", f"Suspend {name}…")):
+            if _perm(request, f"{action}_member"):
+                out.append(act("moderation_member", target.pk, action, label))
+    return out
+
+
 @admin.register(Report)
 class ReportAdmin(ReadOnly):
     # What was reported first: on a phone the list scrolls sideways after a few columns.
@@ -316,6 +341,7 @@ class ReportAdmin(ReadOnly):
         "reported_user",
         "table_link",
         "chat_excerpt",
+        "message_now",
         "note",
         "assignee",
         "resolution",
@@ -323,6 +349,10 @@ class ReportAdmin(ReadOnly):
         "resolved",
     )
     fields = readonly_fields
+
+    class Media:
+        css = {"all": ("moderation/moderation.css",)}
+
     actions = [
         form_action(
             name="assign_to_me",
@@ -362,6 +392,25 @@ class ReportAdmin(ReadOnly):
         if obj.message is not None:
             return f"#{obj.pk} message: {obj.message.text[:80]}"
         return f"#{obj.pk} the player"
+
+    @admin.display(description="the reported message now")
+    def message_now(self, obj: Report) -> str:
+        if obj.message is None:
+            return "—"
+        return "hidden by a moderator" if obj.message.hidden else "shown at the table"
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        # A moderator reading a report acts on it from here: each button posts the list
+        # action of its page (its own permission and form) for this report, message or user.
+        report = self.get_object(request, object_id)
+        context = {**(extra_context or {}), "report_actions": _report_actions(request, report)}
+        return super().change_view(request, object_id, form_url, context)
 
     @admin.display(description="chat up to the report")
     def chat_excerpt(self, obj: Report) -> str:

@@ -279,6 +279,38 @@ def test_the_report_queue(public_game, mod, alice, bob):
     assert report.resolution == "muted bob"
 
 
+def test_a_report_is_acted_on_from_its_own_page(public_game, mod, alice, bob):
+    # The report's page had only "Close": to hide the message or resolve the report the
+    # moderator went back to a list, found the row again and picked the action there.
+    said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
+    report = services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
+    )
+    client = verified_client(mod)
+    url = f"/admin/moderation/report/{report.pk}/change/"
+    page = client.get(url).content.decode()
+    for label in ("Assign to me", "Resolve…", "Hide the message…", "Mute bob…", "Suspend bob…"):
+        assert f">{label}</button>" in page
+    assert "shown at the table" in page
+    buttons = {a["action"]: a for a in client.get(url).context["report_actions"]}
+
+    def press(action, **form):
+        button = buttons[action]
+        data = {"action": action, "_selected_action": str(button["pk"]), "index": "0"}
+        asked = client.post(button["url"], data)
+        assert asked.status_code == 200  # the action's own form: a reason, a note...
+        return client.post(button["url"], {**data, "apply": "1", **form})
+
+    assert press("hide", reason="insult").status_code == 302
+    assert press("resolve", note="hid it").status_code == 302
+    report.refresh_from_db()
+    assert report.status == "resolved" and report.resolution == "hid it"
+    page = client.get(url).content.decode()
+    assert "hidden by a moderator" in page
+    assert "Resolve…" not in page and "Hide the message…" not in page
+    assert ">Mute bob…</button>" in page  # the user can still be acted on
+
+
 def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):
     # The member's page showed only the account's fields: a moderator about to suspend bob
     # could not see that he was muted for insults last week, nor the reports about him.

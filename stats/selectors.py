@@ -229,7 +229,11 @@ def leaderboard(*, ruleset: str, limit: int = 100) -> list[dict[str, Any]]:
     """Players with at least ``MAYI_LEADERBOARD_MIN_GAMES`` rated games in ``ruleset``, best
     first, hidden profiles left out. The order is the shown number (the ordinal)."""
     rows = list(
-        Rating.objects.filter(ruleset=ruleset, games__gte=leaderboard_min_games())
+        # A suspended or banned account (is_active off) is left off while the restriction
+        # lasts: a player banned for cheating kept the place the cheating won them.
+        Rating.objects.filter(
+            ruleset=ruleset, games__gte=leaderboard_min_games(), user__is_active=True
+        )
         .exclude(user__profile__stats_hidden=True)
         .select_related("user")
     )

@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import services as games
 from moderation.services.tables import table_abort
+from moderation.services.users import restriction_lift, user_ban
 from stats.models import GameResult
 from stats.ratings import display
 
@@ -275,6 +276,27 @@ def test_the_leaderboard_lists_players_with_enough_rated_games(alice, bob, carol
     assert re.findall(r'<a href="/players/(\w+)/">', html.split('id="leaderboard"')[1]) == ["alice"]
     assert Client().get("/leaderboard/?ruleset=nosuch").status_code == 404
     assert b"Nobody has 2 rated games in rook" in Client().get("/leaderboard/?ruleset=rook").content
+
+
+def test_a_banned_player_leaves_the_leaderboard_until_the_ban_is_lifted(
+    alice, bob, django_user_model, settings
+):
+    # A player banned for cheating kept first place, won by the cheating.
+    settings.MAYI_LEADERBOARD_MIN_GAMES = 2
+    for _ in range(2):
+        finished_game([alice, bob, None], [rounds([5] * 7), rounds([20] * 7), rounds([9] * 7)])
+
+    def listed():
+        html = Client().get("/leaderboard/?ruleset=bga").content.decode()
+        return re.findall(r'<a href="/players/(\w+)/">', html.split('id="leaderboard"')[1])
+
+    assert listed() == ["alice", "bob"]
+    mod = django_user_model.objects.create_user("mod", is_staff=True)
+    ban = user_ban(moderator=mod, user=alice, reason="collusion")
+    assert listed() == ["bob"]
+    assert "but for accounts suspended or banned" in Client().get("/leaderboard/").content.decode()
+    restriction_lift(moderator=mod, restriction_id=ban.pk, reason="appeal upheld")
+    assert listed() == ["alice", "bob"]
 
 
 def test_an_empty_leaderboard_counts_its_games_in_words(db, settings):

@@ -156,6 +156,30 @@ def chat_hide(*, message_id: int, moderator: User, reason: str) -> ChatMessage:
     return message
 
 
+def chat_unhide(*, message_id: int, moderator: User, reason: str) -> ChatMessage:
+    """A moderator shows a hidden message again (hidden by mistake, or on appeal): back on
+    the pages of those who may see it, in its place among the others."""
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise MessageNotFound(f"there is no chat message {message_id}")
+        if not message.hidden:
+            return message
+        message.hidden = False
+        message.save(update_fields=["hidden"])
+        audit_write(
+            actor=moderator,
+            action=AuditEntry.Action.UNHIDE_MESSAGE,
+            target_user=message.author,
+            table=message.table,
+            reason=reason,
+            message=message.pk,
+            text=message.text,
+        )
+        live.on_commit_chat(message.table_id, message.pk)
+    return message
+
+
 def chat_page(
     *, table_id: int, user: User, before: int | None = None, limit: int = PAGE_SIZE
 ) -> tuple[list[ChatMessage], bool]:

@@ -22,7 +22,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.timezone import localtime
 
 from chat.models import ChatMessage
-from chat.services import chat_hide
+from chat.services import chat_hide, chat_unhide
 from games import engine
 from games.services import ServiceError
 
@@ -267,7 +267,17 @@ class ChatMessageAdmin(ReadOnly):
             apply=lambda request, m, data: chat_hide(
                 message_id=m.pk, moderator=_moderator(request), reason=data["reason"]
             ),
-        )
+        ),
+        # A message hidden by mistake (or on appeal) comes back: whoever may hide may undo.
+        form_action(
+            name="unhide",
+            description="Show again (undo a hide)",
+            permission="hide",
+            form_class=ReasonForm,
+            apply=lambda request, m, data: chat_unhide(
+                message_id=m.pk, moderator=_moderator(request), reason=data["reason"]
+            ),
+        ),
     ]
 
     @admin.display(description="table")
@@ -300,8 +310,11 @@ def _report_actions(request: HttpRequest, report: Report | None) -> list[dict[st
             out.append(act("moderation_report", report.pk, "assign_to_me", "Assign to me"))
         out.append(act("moderation_report", report.pk, "resolve", "Resolve…"))
     message = report.message
-    if message is not None and not message.hidden and _perm(request, "hide_chatmessage", "chat"):
-        out.append(act("chat_chatmessage", message.pk, "hide", "Hide the message…"))
+    if message is not None and _perm(request, "hide_chatmessage", "chat"):
+        if message.hidden:
+            out.append(act("chat_chatmessage", message.pk, "unhide", "Show the message again…"))
+        else:
+            out.append(act("chat_chatmessage", message.pk, "hide", "Hide the message…"))
     target = report.reported_user
     if target is not None:
         name = target.get_username()

@@ -66,6 +66,7 @@ class AuditEntry(models.Model):
         LIFT = "lift", "lift a restriction"
         EXPIRE = "expire", "a restriction expired"
         HIDE_MESSAGE = "hide_message", "hide a chat message"
+        UNHIDE_MESSAGE = "unhide_message", "show a hidden chat message again"
         ABORT_TABLE = "abort_table", "abort a table"
         SEAT_TO_BOT = "seat_to_bot", "give a seat to the bot"
         SEAT_TO_USER = "seat_to_user", "give a seat to another user"

@@ -309,6 +309,12 @@ def test_a_report_is_acted_on_from_its_own_page(public_game, mod, alice, bob):
     assert "hidden by a moderator" in page
     assert "Resolve…" not in page and "Hide the message…" not in page
     assert ">Mute bob…</button>" in page  # the user can still be acted on
+    # Hidden by mistake: the same page shows it again.
+    buttons = {a["action"]: a for a in client.get(url).context["report_actions"]}
+    assert press("unhide", reason="it was a card name").status_code == 302
+    said.refresh_from_db()
+    assert not said.hidden
+    assert "shown at the table" in client.get(url).content.decode()
 
 
 def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):

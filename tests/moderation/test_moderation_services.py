@@ -213,6 +213,21 @@ def test_mute_and_hide(three_player_game, bob, carol, mod, api_for):
     assert ok.status_code == 201
 
 
+def test_a_hidden_message_can_be_shown_again(three_player_game, bob, carol, mod, api_for):
+    # A message hidden by mistake stayed hidden: the admin had no way back.
+    first = chat.chat_post(table_id=three_player_game.pk, user=bob, text="seven of M, really")
+    chat.chat_post(table_id=three_player_game.pk, user=carol, text="nice")
+    chat.chat_hide(message_id=first.pk, moderator=mod, reason="looked rude")
+    url = f"/api/tables/{three_player_game.pk}/chat"
+    assert [m["text"] for m in api_for(carol).get(url).json()["messages"]] == ["nice"]
+    chat.chat_unhide(message_id=first.pk, moderator=mod, reason="a card, not an insult")
+    texts = [m["text"] for m in api_for(carol).get(url).json()["messages"]]
+    assert texts == ["seven of M, really", "nice"]  # back in its place
+    shown = audit("unhide_message")
+    assert shown.actor == mod and shown.target_user == bob
+    assert shown.reason == "a card, not an insult"
+
+
 def test_abort_a_table(three_player_game, alice, mod, api_for):
     results = three_player_game.round_results.count()
     services.table_abort(moderator=mod, table_id=three_player_game.pk, reason="collusion")

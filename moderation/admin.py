@@ -19,6 +19,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
 from django.utils.timezone import localtime
 
 from chat.models import ChatMessage
@@ -182,14 +183,18 @@ class MemberAdmin(ReadOnly):
             still_open,
         )
 
-    @admin.display(description="games")
+    @admin.display(description="games and moderation")
     def games_played(self, obj: Any) -> str:
         tables = reverse("admin:moderation_tablecase_changelist")
+        audit = reverse("admin:moderation_auditentry_changelist")
         return format_html(
-            '<a href="{}?q={}">their tables</a> · <a href="{}">statistics page</a>',
+            '<a href="{}?{}">their tables</a> · <a href="{}">statistics page</a> · '
+            '<a href="{}?target_user__id__exact={}">moderation log about them</a>',
             tables,
-            obj.username,
+            urlencode({"q": obj.username}),
             reverse("player_stats", args=[obj.username]),
+            audit,
+            obj.pk,
         )
 
     def has_suspend_permission(self, request: HttpRequest) -> bool:

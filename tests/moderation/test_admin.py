@@ -346,6 +346,10 @@ def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):
     about = client.get(link)
     assert about.status_code == 200
     assert about.context["cl"].result_count == 2
+    log = f"/admin/moderation/auditentry/?target_user__id__exact={bob.pk}"
+    assert log.replace("&", "&amp;") in page
+    # The two reports about him, the mute, its lift, the suspension.
+    assert client.get(log).context["cl"].result_count == 5
     quiet = client.get(f"/admin/moderation/member/{alice.pk}/change/").content.decode()
     assert "none" in quiet and "not resolved" not in quiet
 

@@ -350,6 +350,9 @@ def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):
     assert log.replace("&", "&amp;") in page
     # The two reports about him, the mute, its lift, the suspension.
     assert client.get(log).context["cl"].result_count == 5
+    plus = type(bob).objects.create_user("ann+x")
+    tables = client.get(f"/admin/moderation/member/{plus.pk}/change/").content.decode()
+    assert "/admin/moderation/tablecase/?q=ann%2Bx" in tables  # not a search for "ann x"
     quiet = client.get(f"/admin/moderation/member/{alice.pk}/change/").content.decode()
     assert "none" in quiet and "not resolved" not in quiet
 

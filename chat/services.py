@@ -80,6 +80,15 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
+def chat_mute_notice(user: User | AnonymousUser) -> str:
+    """What a muted user is told (the API's refusal, the table page's chat panel), or ""."""
+    mute = muted_until(user) if user.is_authenticated else None
+    if mute is None:
+        return ""
+    until = f" until {mute.until:%Y-%m-%d %H:%M} UTC" if mute.until else ""
+    return f"a moderator muted you in chat{until}"
+
+
 def chat_post(
     *,
     table_id: int,
@@ -103,10 +112,9 @@ def chat_post(
         audience = chat_audiences(table, seats, user)[0]
         if table.status == Table.Status.ABORTED:
             raise ChatClosed("this table is closed")
-        mute = muted_until(user)
-        if mute is not None:
-            until = f" until {mute.until:%Y-%m-%d %H:%M} UTC" if mute.until else ""
-            raise ChatMuted(f"a moderator muted you in chat{until}")
+        notice = chat_mute_notice(user)
+        if notice:
+            raise ChatMuted(notice)
         message = ChatMessage.objects.create(
             table=table,
             author=user,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 
 from chat.models import ChatMessage
+from moderation.services import user_mute
 from tests.moderation.conftest import error_of
 
 
@@ -116,3 +120,25 @@ def test_table_page_shows_the_panel_and_escapes_nothing_itself(public_game, bob)
     # Messages are drawn by the script as text: the page never carries them as markup.
     assert "<img src=x" not in page
     assert 'style="' not in page
+
+
+def test_a_muted_player_is_told_on_the_table_page_before_writing(public_game, bob, carol):
+    # The panel offered the box and the reactions as usual: a player muted for three days
+    # learnt it only from the error under a message they had typed.
+    mod = get_user_model().objects.create_user("mod", is_staff=True)
+    mute = user_mute(moderator=mod, user=bob, duration=timedelta(days=3), reason="insults")
+
+    def panel(user):
+        client = Client()
+        client.force_login(user)
+        page = client.get(f"/tables/{public_game.pk}/").content.decode()
+        return page.split('id="chat"')[1].split("</section>")[0]
+
+    muted = panel(bob)
+    until = f"{mute.until:%Y-%m-%d %H:%M} UTC"
+    assert f"A moderator muted you in chat until {until}" in muted
+    assert 'id="chat-form" autocomplete="off" hidden' in muted
+    assert 'id="chat-reactions" hidden' in muted
+    assert "insults" not in muted  # the reason is for the audit log
+    free = panel(carol)
+    assert "muted" not in free and 'id="chat-form" autocomplete="off">' in free

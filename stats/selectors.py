@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count
+from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -25,6 +25,8 @@ from .models import GameResult, PlayerStats, Rating
 from .ratings import display, provisional
 
 HISTORY_LIMIT = 20
+# The rating table's rows (the most recent rated games) on the page.
+RATING_TABLE_ROWS = 30
 ALL = "all"
 
 
@@ -132,12 +134,26 @@ def player_stats(
         for r in reversed(scoped[-HISTORY_LIMIT:])
     ]
     by_table = {g.table_id: g for g in recent}
-    if by_table:
+    # Every table the page links to a replay of: the recent games, the rating table's, the
+    # best and the worst. Their seats are read with the recent games' (one query).
+    rated_tables = [r[0] for r in scoped if r[5] and r[8] is not None][-RATING_TABLE_ROWS:]
+    marked = [figures[k]["table"] for k in ("best", "worst") if figures[k] is not None]
+    linked = set(by_table) | set(rated_tables) | set(marked)
+    private: set[int] = set()
+    sat: dict[int, set[int]] = {}
+    if linked:
         for other in (
-            GameResult.objects.filter(table_id__in=list(by_table))
+            GameResult.objects.filter(table_id__in=list(linked))
             .select_related("user")
+            .annotate(table_public=F("table__public"))
             .order_by("table_id", "seat")
         ):
+            if not other.table_public:
+                private.add(other.table_id)
+            if other.user_id is not None:
+                sat.setdefault(other.table_id, set()).add(other.user_id)
+            if other.table_id not in by_table:
+                continue
             if other.user_id == user.pk:
                 by_table[other.table_id].finished = other.finished
                 continue
@@ -149,6 +165,10 @@ def player_stats(
                     "total": other.total,
                 }
             )
+    # A private game's replay is for those who sat at it: a stranger's link to one led only
+    # to a refusal, so the page names it without a link.
+    viewer_id = getattr(viewer, "pk", None)
+    replay_closed = {t for t in private if viewer_id not in sat[t]}
 
     h2h = figures.pop("h2h")
     names = dict(
@@ -205,6 +225,7 @@ def player_stats(
         "rating_history": history_points,
         "figures": figures,
         "history": recent,
+        "replay_closed": replay_closed,
     }
 
 

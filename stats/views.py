@@ -22,7 +22,7 @@ from . import aggregates, charts, selectors
 from .replay import ReplayRefused, replay_for
 
 RULESET_NAMES = ("bga", "petras", "classic", "rook")
-RATING_TABLE_ROWS = 30
+RATING_TABLE_ROWS = selectors.RATING_TABLE_ROWS
 # A line 480 units wide shows no more than this many points; more are thinned out.
 CHART_POINTS = 240
 

@@ -346,3 +346,42 @@ def test_an_aborted_table_is_no_game_played(three_games, alice, bob, carol, api_
             table_abort(moderator=carol, table_id=table.pk, reason="a test")
     f = stats(api_for(bob))["figures"]
     assert (f["games_played"], f["games_finished"]) == (4, 3)
+
+
+def test_a_strangers_view_names_private_games_without_a_replay_link(
+    alice, bob, carol, django_user_model
+):
+    # A private game's replay is for its players: the link on alice's page led anyone else
+    # to "this table is private" (the history, the rating table, best and worst game).
+    private = finished_game([alice, bob, None], [rounds([0] * 7), rounds([9] * 7), rounds([9] * 7)])
+    Table = type(private)
+    Table.objects.filter(pk=private.pk).update(public=False)
+    public = finished_game(
+        [alice, carol, None], [rounds([5] * 7), rounds([1] * 7), rounds([9] * 7)]
+    )
+    eve = django_user_model.objects.create_user("eve")
+
+    def links(viewer):
+        client = Client()
+        if viewer is not None:
+            client.force_login(viewer)
+        html = client.get("/players/alice/").content.decode()
+        return (
+            html.count(f"/tables/{private.pk}/replay/"),
+            html.count(f"/tables/{public.pk}/replay/"),
+            html,
+        )
+
+    shut, open_, html = links(eve)
+    assert shut == 0 and open_ >= 2  # the history and the rating table at least
+    assert f'#{private.pk} <span class="hint">private</span>' in html
+    assert links(None)[0] == 0
+    # Those who sat at it keep every link to it.
+    for player in (alice, bob):
+        assert links(player)[0] >= 3  # history, rating table, best game
+    # Whoever may open the replay, and whoever may not, as the links say.
+    client = Client()
+    client.force_login(eve)
+    assert client.get(f"/tables/{private.pk}/replay/").status_code == 403
+    client.force_login(bob)
+    assert client.get(f"/tables/{private.pk}/replay/").status_code != 403

@@ -589,7 +589,15 @@ class TableCaseAdmin(ReadOnly):
             "opts": self.model._meta,
             "table": record["table"],
             "at": record["at"],
-            "moves": record["moves"],
+            # Each move and chat line names its seat's player as the hands do: a moderator
+            # weighing a report of stalling or collusion reads who did what, not seat numbers.
+            "moves": [
+                (m, "" if m.seat is None else _seat_name(seats.get(m.seat)))
+                for m in record["moves"]
+            ],
+            "to_play": _seat_name(seats.get(view["active_seat"]))
+            if view is not None and view.get("active_seat") is not None
+            else "",
             "hands": hands,
             "view": view,
             "stock": (state or {}).get("stock", []),

@@ -17,6 +17,8 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from chat import services as chat
 from chat.models import ChatMessage
+from games import engine
+from games import services as games
 from games.models import Seat, Table
 from moderation import services
 from moderation.models import AuditEntry, Report, Restriction
@@ -260,6 +262,23 @@ def test_a_moderator_cannot_read_the_hands_of_a_game_they_play(three_player_game
     assert verified_client(mod).get(url).status_code == 200
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     assert playing.get(url).status_code == 200
+
+
+def test_the_inspect_page_names_who_made_each_move(three_player_game, mod):
+    # The moves read "2", "3 (bot)": the moderator looked up each seat in the hands table.
+    table = three_player_game
+    active = engine.view(table.state, None)["active_seat"]
+    mover = Seat.objects.get(table=table, position=active).user
+    games.table_submit_action(
+        table_id=table.pk,
+        user=mover,
+        action={"type": "draw", "source": "stock"},
+        expect_version=table.version,
+    )
+    html = verified_client(mod).get(f"/admin/moderation/tablecase/{table.pk}/inspect/")
+    page = html.content.decode()
+    assert f"<td>{active + 1} {mover.username}</td>" in page
+    assert f"seat {active + 1} ({mover.username}) to play" in page
 
 
 def test_the_report_queue(public_game, mod, alice, bob):

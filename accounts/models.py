@@ -20,6 +20,10 @@ class ApiToken(models.Model):
     prefix = models.CharField(max_length=12)
     created = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        # Django's default capitalises it "Api tokens" in the admin.
+        verbose_name = "API token"
+
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
 

@@ -134,6 +134,9 @@ class PlayerStats(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
+        # Django adds an "s": the admin's index listed "Player statss".
+        verbose_name = "player stats"
+        verbose_name_plural = "player stats"
         constraints = [
             models.UniqueConstraint(fields=["user", "ruleset"], name="player_stats_unique")
         ]

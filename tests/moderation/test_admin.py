@@ -422,3 +422,10 @@ def test_moderator_add_makes_a_moderator_and_remove_undoes_it(alice):
     alice = type(alice).objects.get(pk=alice.pk)
     assert not alice.is_staff and not alice.has_perm("moderation.suspend_member")
     assert AuditEntry.objects.filter(action="role", target_user=alice).count() == 2
+
+
+def test_the_admin_index_names_its_models_in_english(admin_client):
+    # It listed "Player statss" and "Api tokens".
+    page = admin_client.get("/admin/").content.decode()
+    assert "Player statss" not in page and ">Player stats<" in page
+    assert "Api tokens" not in page and ">API tokens<" in page

@@ -32,6 +32,9 @@ class LobbyEntry:
     # each one stands without opening it.
     progress: str = ""
     waiting_on: str = ""
+    # My turn's clock, from the table's clocks: "49 min left" ("" when it is not my turn),
+    # so a player with several games waiting over days sees which one is about to time out.
+    clock_left: str = ""
 
     @property
     def mark_label(self) -> str:
@@ -91,6 +94,31 @@ def waiting_on_others(table: Table, meta: dict[str, Any], position: int | None) 
     return "May I? open: " + ", ".join(names[p] for p in others)
 
 
+def time_left(seconds: int) -> str:
+    """A turn clock's time left, in the unit that matters at that size.
+
+    >>> [time_left(s) for s in (30, 2940, 82800, 172800)]
+    ['under a minute left', '49 min left', '23 h left', '2 days left']
+    """
+    if seconds < 60:
+        return "under a minute left"
+    if seconds < 3600:
+        return f"{seconds // 60} min left"
+    if seconds < 2 * 86400:
+        return f"{seconds // 3600} h left"
+    return f"{seconds // 86400} days left"
+
+
+def my_clock_left(meta: dict[str, Any], position: int | None, mark: str) -> str:
+    """Time left on my running turn clock when the game waits on my turn; "" otherwise."""
+    if mark != YOUR_TURN or position is None:
+        return ""
+    for clock in meta.get("clocks", {}).get("seats", []):
+        if clock["position"] == position and clock["running"]:
+            return time_left(int(clock["seconds_left"]))
+    return ""
+
+
 def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
     """My tables (waiting on me first, then the most recently changed) and the open public
     tables I could join. A signed-out visitor gets the open tables only."""
@@ -104,10 +132,12 @@ def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
         seats = seats_of(table)
         meta = table_meta(table, seats, user)
         seat = seat_of(seats, user)
+        mark = waiting_mark(table, seat.position if seat else None)
         entry = LobbyEntry(
             table=table,
             meta=meta,
-            mark=waiting_mark(table, seat.position if seat else None),
+            mark=mark,
+            clock_left=my_clock_left(meta, seat.position if seat else None, mark),
             last_move=table.updated,
             progress=progress_of(table),
             waiting_on=waiting_on_others(table, meta, seat.position if seat else None),

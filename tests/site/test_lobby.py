@@ -307,3 +307,22 @@ def test_my_games_say_the_round_and_whom_a_game_waits_on(alice, bob):
     Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED)
     done = {e.table.pk: e for e in services.lobby_for_user(user=bob).mine}[table_id]
     assert (done.progress, done.waiting_on) == ("", "")
+
+
+def test_my_games_say_how_long_my_turn_clock_has_left(alice, bob):
+    # "your turn" alone: a player of several games over days could not tell the one about
+    # to time out (a bot plays it, a strike) from one with a day to go.
+    mine = _play_now_with(alice, YOUR_TURN)
+    bobs_turn = _table_waiting_on(alice, bob, seat=1)
+    soon = timezone.now() + timedelta(minutes=49, seconds=30)
+    Table.objects.filter(pk=mine.pk).update(turn_deadline=soon)
+    entries = {e.table.pk: e for e in services.lobby_for_user(user=alice).mine}
+    assert entries[mine.pk].clock_left == "49 min left"
+    assert entries[bobs_turn.pk].clock_left == ""  # not mine to play
+    page = logged_in(alice).get("/").content.decode()
+    entry = page[page.index(f'data-table="{mine.pk}"') :]
+    assert "49 min left" in entry[: entry.index("</li>")]
+    Table.objects.filter(pk=mine.pk).update(turn_deadline=timezone.now() + timedelta(days=3))
+    assert {e.table.pk: e for e in services.lobby_for_user(user=alice).mine}[
+        mine.pk
+    ].clock_left.endswith("days left")

@@ -90,6 +90,17 @@ def waiting_on_others(table: Table, meta: dict[str, Any], position: int | None) 
     answering = set(engine.answerers(state)) if engine.window_open(state) else set()
     turn = [p for p in others if p not in answering]
     if turn:
+        # Their clock stands still while they are away: say so, or the game looks stuck.
+        away = next(
+            (
+                c["vacation_until"]
+                for c in meta.get("clocks", {}).get("seats", [])
+                if c["position"] == turn[0] and c["vacation_until"]
+            ),
+            None,
+        )
+        if away:
+            return f"{names[turn[0]]}’s turn (on vacation until {away[:10]})"
         return f"{names[turn[0]]}’s turn"
     return "May I? open: " + ", ".join(names[p] for p in others)
 

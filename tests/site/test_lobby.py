@@ -326,3 +326,17 @@ def test_my_games_say_how_long_my_turn_clock_has_left(alice, bob):
     assert {e.table.pk: e for e in services.lobby_for_user(user=alice).mine}[
         mine.pk
     ].clock_left.endswith("days left")
+
+
+def test_my_games_say_when_the_player_to_move_is_on_vacation(alice, bob):
+    # "bob's turn" for days on end, and nothing said why: his clock was paused.
+    bobs_turn = _table_waiting_on(alice, bob, seat=1)
+    profile = services.vacation_start(user=bob, days=3)
+
+    def waiting_on():
+        entries = services.lobby_for_user(user=alice).mine
+        return {e.table.pk: e for e in entries}[bobs_turn.pk].waiting_on
+
+    assert waiting_on() == f"bob’s turn (on vacation until {profile.vacation_until:%Y-%m-%d})"
+    services.vacation_end(user=bob)
+    assert waiting_on() == "bob’s turn"

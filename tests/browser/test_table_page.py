@@ -436,6 +436,30 @@ CROWDED = {
 }
 
 
+def test_since_you_last_looked_keeps_the_earlier_lines_of_a_long_absence(
+    live_server, browser, alice, bob, pool
+):
+    # Back after many moves, the panel showed the last 8 lines and dropped the rest without a
+    # word (a round's end among them); they now fold under "N earlier lines".
+    table_id, users = pool.submit(_start_with_bob, alice, bob).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    page.context.close()
+    pool.submit(_others_move, table_id, users, alice, 12).result()
+    page = _open(browser, live_server.url, alice, table_id, "phone")
+    try:
+        page.wait_for_selector("#since")
+        earlier = page.locator("#since details.since-earlier")
+        assert earlier.count() == 1
+        folded = int(earlier.locator("summary").inner_text().split()[0])
+        assert folded == earlier.locator("li").count() > 0
+        assert page.locator("#since > ul > li").count() == 8
+        earlier.locator("summary").click()
+        assert earlier.locator("li").first.is_visible()
+        shoot(page, "since-long")
+    finally:
+        page.context.close()
+
+
 def _on_screen_and_uncovered(page: Any, selector: str) -> bool:
     """The element is inside the viewport and what a finger touching its middle hits (not
     the hand or anything else drawn over it)."""

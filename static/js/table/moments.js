@@ -98,9 +98,14 @@ export function Since({ s, since, onClose }) {
   const faces = { ...(s.logFaces || {}), ...s.view.faces };
   const lines = since.flatMap((e) => entryLines(e, s.meta, s.view.melds));
   if (!lines.length) return null;
+  // The last 8 lines at once; a night's worth of moves before them stays one click away
+  // (they were dropped without a word: a player back after a day missed the round's end).
   const shown = lines.slice(-8);
+  const earlier = lines.slice(0, -8);
   return html`<div class="since" id="since" role="region" aria-label="Since you last looked">
     <strong>Since you last looked</strong> (${since.length} move${since.length > 1 ? "s" : ""}):
+    ${earlier.length > 0 && html`<details class="since-earlier"><summary>${earlier.length} earlier line${earlier.length > 1 ? "s" : ""}</summary>
+      <ul>${earlier.map((parts, i) => html`<li key=${i}>${partsText(parts, faces)}</li>`)}</ul></details>`}
     <ul>${shown.map((parts, i) => html`<li key=${i}>${partsText(parts, faces)}</li>`)}</ul>
     <button type="button" class="link" onClick=${onClose}>Dismiss</button>
   </div>`;

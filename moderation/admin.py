@@ -495,15 +495,17 @@ class ReseatForm(ReasonForm):
 
 @admin.register(TableCase)
 class TableCaseAdmin(ReadOnly):
+    # The links (state and hands, reseat) right after the id: on a phone the list scrolls
+    # sideways after a few columns, and they were the last one, out of sight.
     list_display = (
         "id",
+        "links",
         "status",
+        "players",
         "ruleset",
         "public",
-        "players",
         "move_count",
         "created",
-        "links",
     )
     list_filter = ("status", "ruleset", "public", "created")
     search_fields = ("=id", "seats__user__username", "host__username")

@@ -4,6 +4,7 @@ permissions, each action through the admin, and a moderator refused what they ma
 from __future__ import annotations
 
 import io
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -429,3 +430,16 @@ def test_the_admin_index_names_its_models_in_english(admin_client):
     page = admin_client.get("/admin/").content.decode()
     assert "Player statss" not in page and ">Player stats<" in page
     assert "Api tokens" not in page and ">API tokens<" in page
+
+
+def test_the_tables_list_puts_the_state_link_before_the_details(three_player_game, mod):
+    # On a phone the list scrolls sideways after four or five columns; the state and hands
+    # link was the last column, out of sight.
+    page = verified_client(mod).get("/admin/moderation/tablecase/").content.decode()
+    at = page.index(f"/admin/moderation/tablecase/{three_player_game.pk}/change/")
+    row = page[page.rindex("<tr", 0, at) :]
+    row = row[: row.index("</tr>")]
+    # The checkbox, the id, then the links.
+    cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)
+    assert "state, hands, replay" in cells[2]
+    assert any("alice, bob, carol" in c for c in cells[3:])

@@ -94,6 +94,10 @@ class MemberAdmin(ReadOnly):
     )
     readonly_fields = ("restriction_history", "reports_about", "games_played")
     ordering = ("username",)
+
+    class Media:
+        css = {"all": ("moderation/moderation.css",)}
+
     actions = [
         form_action(
             name="suspend",
@@ -137,6 +141,19 @@ class MemberAdmin(ReadOnly):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).prefetch_related("restrictions")
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        # The member's page acts on them (suspend, ban, mute, lift one in force): before, the
+        # moderator went back to a list and found the row again.
+        member = self.get_object(request, object_id)
+        context = {**(extra_context or {}), "page_actions": _member_actions(request, member)}
+        return super().change_view(request, object_id, form_url, context)
 
     # A moderator deciding on a suspension needs the member's record on the member's own
     # page: what they were restricted for before, what others reported, and their games.
@@ -301,14 +318,34 @@ class ChatMessageAdmin(ReadOnly):
 # ---- reports ----------------------------------------------------------------------------------
 
 
+def _act(model: str, pk: int, action: str, label: str) -> dict[str, Any]:
+    """A button of a page's object tools that runs ``action`` of ``model``'s list on ``pk``
+    (moderation/templates/admin/moderation/_action_buttons.html)."""
+    url = reverse(f"admin:{model}_changelist")
+    return {"url": url, "pk": pk, "action": action, "label": label}
+
+
+def _member_actions(request: HttpRequest, member: Any) -> list[dict[str, Any]]:
+    if member is None:
+        return []
+    out = [
+        _act("moderation_member", member.pk, action, label)
+        for action, label in (("suspend", "Suspend…"), ("ban", "Ban…"), ("mute", "Mute in chat…"))
+        if _perm(request, f"{action}_member")
+    ]
+    if _perm(request, "lift_member"):
+        live = Q(lifted=None) & (Q(until=None) | Q(until__gt=timezone.now()))
+        for r in member.restrictions.filter(live).order_by("created"):
+            out.append(
+                _act("moderation_restriction", r.pk, "lift", f"Lift: {r.get_kind_display()}…")
+            )
+    return out
+
+
 def _report_actions(request: HttpRequest, report: Report | None) -> list[dict[str, Any]]:
     if report is None:
         return []
-
-    def act(model: str, pk: int, action: str, label: str) -> dict[str, Any]:
-        url = reverse(f"admin:{model}_changelist")
-        return {"url": url, "pk": pk, "action": action, "label": label}
-
+    act = _act
     out = []
     if report.status != Report.Status.RESOLVED and _perm(request, "change_report"):
         if report.assignee_id != getattr(request.user, "pk", None):
@@ -427,7 +464,7 @@ class ReportAdmin(ReadOnly):
         # A moderator reading a report acts on it from here: each button posts the list
         # action of its page (its own permission and form) for this report, message or user.
         report = self.get_object(request, object_id)
-        context = {**(extra_context or {}), "report_actions": _report_actions(request, report)}
+        context = {**(extra_context or {}), "page_actions": _report_actions(request, report)}
         return super().change_view(request, object_id, form_url, context)
 
     @admin.display(description="chat up to the report")

@@ -312,7 +312,7 @@ def test_a_report_is_acted_on_from_its_own_page(public_game, mod, alice, bob):
     for label in ("Assign to me", "Resolve…", "Hide the message…", "Mute bob…", "Suspend bob…"):
         assert f">{label}</button>" in page
     assert "shown at the table" in page
-    buttons = {a["action"]: a for a in client.get(url).context["report_actions"]}
+    buttons = {a["action"]: a for a in client.get(url).context["page_actions"]}
 
     def press(action, **form):
         button = buttons[action]
@@ -330,11 +330,40 @@ def test_a_report_is_acted_on_from_its_own_page(public_game, mod, alice, bob):
     assert "Resolve…" not in page and "Hide the message…" not in page
     assert ">Mute bob…</button>" in page  # the user can still be acted on
     # Hidden by mistake: the same page shows it again.
-    buttons = {a["action"]: a for a in client.get(url).context["report_actions"]}
+    buttons = {a["action"]: a for a in client.get(url).context["page_actions"]}
     assert press("unhide", reason="it was a card name").status_code == 302
     said.refresh_from_db()
     assert not said.hidden
     assert "shown at the table" in client.get(url).content.decode()
+
+
+def test_a_member_is_acted_on_from_their_own_page(three_player_game, mod, bob):
+    # The member's page had only "Close": to suspend bob, or lift his mute, the moderator
+    # went back to a list and found the row again.
+    client = verified_client(mod)
+    url = f"/admin/moderation/member/{bob.pk}/change/"
+
+    def buttons():
+        response = client.get(url)
+        return {a["label"]: a for a in response.context["page_actions"]}, response
+
+    found, page = buttons()
+    assert set(found) == {"Suspend…", "Ban…", "Mute in chat…"}
+    assert ">Mute in chat…</button>" in page.content.decode()
+
+    def press(button, **form):
+        data = {"action": button["action"], "_selected_action": str(button["pk"]), "index": "0"}
+        assert client.post(button["url"], data).status_code == 200  # the action's form
+        return client.post(button["url"], {**data, "apply": "1", **form})
+
+    assert press(found["Mute in chat…"], days="1", hours="0", reason="spam").status_code == 302
+    mute = Restriction.objects.get(user=bob, kind="mute")
+    found, _ = buttons()
+    assert "Lift: muted in chat…" in found
+    assert press(found["Lift: muted in chat…"], reason="apologised").status_code == 302
+    mute.refresh_from_db()
+    assert mute.lifted is not None
+    assert "Lift: muted in chat…" not in buttons()[0]
 
 
 def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):

@@ -11,8 +11,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import Model, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from games.services import ServiceError
 
@@ -62,6 +63,16 @@ class ResolveForm(forms.Form):
     )
 
 
+def _next(request: HttpRequest) -> str:
+    """The page a button of a report's or a member's page came from, to go back to once the
+    action is done (a local path only), or ""."""
+    back = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return back if back and safe else ""
+
+
 def form_action(
     *,
     name: str,
@@ -69,10 +80,10 @@ def form_action(
     permission: str,
     form_class: type[forms.Form],
     apply: Callable[[HttpRequest, Any, dict[str, Any]], Any],
-) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], TemplateResponse | None]:
+) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], HttpResponse | None]:
     def action(
         modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Model]
-    ) -> TemplateResponse | None:
+    ) -> HttpResponse | None:
         form = form_class(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             done = 0
@@ -85,7 +96,8 @@ def form_action(
                     done += 1
             if done:
                 modeladmin.message_user(request, f"{description}: done for {done}.")
-            return None
+            back = _next(request)
+            return HttpResponseRedirect(back) if back else None
         context = {
             **modeladmin.admin_site.each_context(request),
             "title": description,
@@ -94,6 +106,7 @@ def form_action(
             "form": form,
             "action": name,
             "checkbox_name": ACTION_CHECKBOX_NAME,
+            "next": _next(request),
         }
         return TemplateResponse(request, "admin/moderation/action_form.html", context)
 

@@ -352,11 +352,19 @@ def test_a_member_is_acted_on_from_their_own_page(three_player_game, mod, bob):
     assert ">Mute in chat…</button>" in page.content.decode()
 
     def press(button, **form):
-        data = {"action": button["action"], "_selected_action": str(button["pk"]), "index": "0"}
-        assert client.post(button["url"], data).status_code == 200  # the action's form
+        data = {
+            "action": button["action"],
+            "_selected_action": str(button["pk"]),
+            "index": "0",
+            "next": url,
+        }
+        asked = client.post(button["url"], data)
+        assert asked.status_code == 200  # the action's form, which keeps the way back
+        assert f'name="next" value="{url}"' in asked.content.decode()
         return client.post(button["url"], {**data, "apply": "1", **form})
 
-    assert press(found["Mute in chat…"], days="1", hours="0", reason="spam").status_code == 302
+    done = press(found["Mute in chat…"], days="1", hours="0", reason="spam")
+    assert done.status_code == 302 and done["Location"] == url  # back on bob's page
     mute = Restriction.objects.get(user=bob, kind="mute")
     found, _ = buttons()
     assert "Lift: muted in chat…" in found
@@ -364,6 +372,13 @@ def test_a_member_is_acted_on_from_their_own_page(three_player_game, mod, bob):
     mute.refresh_from_db()
     assert mute.lifted is not None
     assert "Lift: muted in chat…" not in buttons()[0]
+    # Another site is never a way back.
+    off = {"action": "mute", "_selected_action": str(bob.pk), "index": "0", "apply": "1"}
+    away = client.post(
+        "/admin/moderation/member/",
+        {**off, "next": "https://evil.example/", "days": "1", "hours": "0", "reason": "x"},
+    )
+    assert away.status_code == 302 and "evil" not in away["Location"]
 
 
 def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):

@@ -141,11 +141,14 @@ def player_stats(
     linked = set(by_table) | set(rated_tables) | set(marked)
     private: set[int] = set()
     sat: dict[int, set[int]] = {}
+    # The names whose statistics page refuses this viewer (they hide it): named, not linked.
+    closed_pages: set[str] = set()
+    viewer_id = getattr(viewer, "pk", None)
     if linked:
         for other in (
             GameResult.objects.filter(table_id__in=list(linked))
             .select_related("user")
-            .annotate(table_public=F("table__public"))
+            .annotate(table_public=F("table__public"), hides_stats=F("user__profile__stats_hidden"))
             .order_by("table_id", "seat")
         ):
             if not other.table_public:
@@ -154,6 +157,8 @@ def player_stats(
                 sat.setdefault(other.table_id, set()).add(other.user_id)
             if other.table_id not in by_table:
                 continue
+            if other.hides_stats and other.user is not None and other.user_id != viewer_id:
+                closed_pages.add(other.user.get_username())
             if other.user_id == user.pk:
                 by_table[other.table_id].finished = other.finished
                 continue
@@ -167,13 +172,16 @@ def player_stats(
             )
     # A private game's replay is for those who sat at it: a stranger's link to one led only
     # to a refusal, so the page names it without a link.
-    viewer_id = getattr(viewer, "pk", None)
     replay_closed = {t for t in private if viewer_id not in sat[t]}
 
     h2h = figures.pop("h2h")
-    names = dict(
-        user_model.objects.filter(pk__in=[int(k) for k in h2h]).values_list("pk", "username")
-    )
+    names = {}
+    for pk, name, hides in user_model.objects.filter(pk__in=[int(k) for k in h2h]).values_list(
+        "pk", "username", "profile__stats_hidden"
+    ):
+        names[pk] = name
+        if hides and pk != viewer_id:
+            closed_pages.add(name)
     figures["head_to_head"] = sorted(
         (
             {"username": names[int(k)], "games": v[0], "above": v[1], "below": v[2]}
@@ -226,6 +234,7 @@ def player_stats(
         "figures": figures,
         "history": recent,
         "replay_closed": replay_closed,
+        "closed_pages": closed_pages,
     }
 
 

@@ -385,3 +385,23 @@ def test_a_strangers_view_names_private_games_without_a_replay_link(
     assert client.get(f"/tables/{private.pk}/replay/").status_code == 403
     client.force_login(bob)
     assert client.get(f"/tables/{private.pk}/replay/").status_code != 403
+
+
+def test_a_player_who_hides_their_page_is_named_without_a_link(alice, bob, carol):
+    # alice's head to head and game list linked bob's page, which answers everyone but bob
+    # "bob keeps their statistics private".
+    finished_game([alice, bob, carol], [rounds([0] * 7), rounds([9] * 7), rounds([5] * 7)])
+    Profile.objects.update_or_create(user=bob, defaults={"stats_hidden": True})
+
+    def page(viewer):
+        client = Client()
+        client.force_login(viewer)
+        return client.get("/players/alice/").content.decode()
+
+    seen_by_carol = page(carol)
+    assert "/players/bob/" not in seen_by_carol and ">bob<" in seen_by_carol
+    assert seen_by_carol.count("/players/carol/") >= 2  # head to head and the game's players
+    assert page(bob).count("/players/bob/") >= 2  # bob's own page opens for him
+    client = Client()
+    client.force_login(carol)
+    assert client.get("/players/bob/").status_code == 403

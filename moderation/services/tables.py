@@ -28,9 +28,14 @@ def table_abort(*, moderator: User, table_id: int, reason: str) -> Table:
     if not reason.strip():
         raise ModerationRefused("say why the table is aborted: the players will read it")
     with transaction.atomic():
-        table, _ = lock_table_with_seats(table_id)
+        table, seats = lock_table_with_seats(table_id)
         if table.status not in (Table.Status.OPEN, Table.Status.PLAYING):
             raise ModerationRefused(f"table {table_id} is already {table.status}")
+        if any(s.user_id == moderator.pk for s in seats):
+            # Aborting a game one is losing would spare one's rating: another moderator decides.
+            raise ModerationRefused(
+                "you play at this table: another moderator must decide whether to abort it"
+            )
         before = table.status
         table.status = Table.Status.ABORTED
         table.window_deadline = table.turn_deadline = table.turn_started = None

@@ -252,6 +252,16 @@ def test_abort_a_table(three_player_game, alice, mod, api_for):
         services.table_abort(moderator=mod, table_id=table.pk, reason=" ")
 
 
+def test_a_moderator_cannot_abort_a_table_they_play_at(three_player_game, alice, mod):
+    # A moderator losing a game could abort it and keep their rating.
+    with pytest.raises(services.ModerationRefused, match="you play at this table"):
+        services.table_abort(moderator=alice, table_id=three_player_game.pk, reason="bored")
+    assert Table.objects.get(pk=three_player_game.pk).status == Table.Status.PLAYING
+    assert not AuditEntry.objects.filter(action="abort_table").exists()
+    services.table_abort(moderator=mod, table_id=three_player_game.pk, reason="collusion")
+    assert Table.objects.get(pk=three_player_game.pk).status == Table.Status.ABORTED
+
+
 def test_give_a_seat_to_the_bot_or_to_another_user(three_player_game, carol, charlie, mod, api_for):
     seat = Seat.objects.get(table=three_player_game, user=carol)
     services.seat_to_user(

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from chat.services import chat_notice
 from games.engine.records import initial_state, replay
-from games.models import Move, Table
+from games.models import Move, Seat, Table
 from games.services.locking import lock_table_with_seats
 from games.services.selectors import read_table_with_seats
 from games.services.transition import on_commit_changed
@@ -78,6 +78,7 @@ def seat_to_bot(*, moderator: User, table_id: int, position: int, reason: str) -
     """The bot plays seat ``position`` (0-based) to the end of the game."""
     with transaction.atomic():
         table, seat = seat_to_bot_locked(table_id, position)
+        _refuse_a_player(moderator, table, "reseat it")  # rolls the change back
         audit_write(
             actor=moderator,
             action=AuditEntry.Action.SEAT_TO_BOT,
@@ -100,6 +101,7 @@ def seat_to_user(
     """``user`` takes seat ``position`` (0-based) over, hand and score included."""
     with transaction.atomic():
         table, seat, before = seat_to_user_locked(table_id, position, user)
+        _refuse_a_player(moderator, table, "reseat it")  # rolls the change back
         audit_write(
             actor=moderator,
             action=AuditEntry.Action.SEAT_TO_USER,
@@ -110,6 +112,13 @@ def seat_to_user(
             previous=before.get_username() if before else None,
         )
     return table
+
+
+def _refuse_a_player(moderator: User, table: Table, what: str) -> None:
+    """A moderator playing at ``table`` may not act on it (giving an opponent's seat to the
+    bot, or a seat to a friend, would serve their own game): another moderator must."""
+    if Seat.objects.filter(table=table, user=moderator).exists():
+        raise ModerationRefused(f"you play at this table: another moderator must {what}")
 
 
 def table_inspect(*, moderator: User, table_id: int, move: int | None = None) -> dict[str, Any]:

@@ -262,6 +262,22 @@ def test_a_moderator_cannot_abort_a_table_they_play_at(three_player_game, alice,
     assert Table.objects.get(pk=three_player_game.pk).status == Table.Status.ABORTED
 
 
+def test_a_moderator_cannot_reseat_a_table_they_play_at(three_player_game, alice, bob, charlie):
+    # alice, a moderator at the table, could give bob's seat to the bot, or to a friend.
+    table = three_player_game
+    bobs = Seat.objects.get(table=table, user=bob)
+    with pytest.raises(services.ModerationRefused, match="you play at this table"):
+        services.seat_to_bot(moderator=alice, table_id=table.pk, position=bobs.position, reason="x")
+    with pytest.raises(services.ModerationRefused, match="you play at this table"):
+        services.seat_to_user(
+            moderator=alice, table_id=table.pk, position=bobs.position, user=charlie, reason="x"
+        )
+    bobs.refresh_from_db()
+    assert bobs.user == bob and not bobs.is_bot
+    assert not ChatMessage.objects.filter(table=table).exists()  # no notice either
+    assert not AuditEntry.objects.filter(action__in=["seat_to_bot", "seat_to_user"]).exists()
+
+
 def test_give_a_seat_to_the_bot_or_to_another_user(three_player_game, carol, charlie, mod, api_for):
     seat = Seat.objects.get(table=three_player_game, user=carol)
     services.seat_to_user(

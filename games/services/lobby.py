@@ -126,6 +126,9 @@ def my_clock_left(meta: dict[str, Any], position: int | None, mark: str) -> str:
         return ""
     for clock in meta.get("clocks", {}).get("seats", []):
         if clock["position"] == position and clock["running"]:
+            if clock["vacation_until"]:
+                # The deadline moved with the vacation: a countdown would run while it does not.
+                return f"clock paused: on vacation until {clock['vacation_until'][:10]}"
             return time_left(int(clock["seconds_left"]))
     return ""
 

@@ -323,9 +323,14 @@ def test_my_games_say_how_long_my_turn_clock_has_left(alice, bob):
     entry = page[page.index(f'data-table="{mine.pk}"') :]
     assert "49 min left" in entry[: entry.index("</li>")]
     Table.objects.filter(pk=mine.pk).update(turn_deadline=timezone.now() + timedelta(days=3))
-    assert {e.table.pk: e for e in services.lobby_for_user(user=alice).mine}[
-        mine.pk
-    ].clock_left.endswith("days left")
+
+    def clock_left():
+        return {e.table.pk: e for e in services.lobby_for_user(user=alice).mine}[mine.pk].clock_left
+
+    assert clock_left().endswith("days left")
+    # On vacation my clock stands still: no countdown.
+    profile = services.vacation_start(user=alice, days=2)
+    assert clock_left() == (f"clock paused: on vacation until {profile.vacation_until:%Y-%m-%d}")
 
 
 def test_my_games_say_when_the_player_to_move_is_on_vacation(alice, bob):

@@ -69,6 +69,13 @@ def _seat_name(seat: dict[str, Any]) -> str:
     return str(seat["user"])
 
 
+def _day(iso: str) -> str:
+    """ "Dec 3" of an ISO time (UTC, as the vacation's): short, and no hyphen to break at on
+    a phone ("2026-" on one line, "12-03" on the next)."""
+    moment = datetime.fromisoformat(iso)
+    return f"{moment:%b} {moment.day}"
+
+
 def progress_of(table: Table) -> str:
     """ "round 3 of 7" while the game is played; "" otherwise."""
     if table.state is None or table.status != Table.Status.PLAYING:
@@ -100,7 +107,7 @@ def waiting_on_others(table: Table, meta: dict[str, Any], position: int | None) 
             None,
         )
         if away:
-            return f"{names[turn[0]]}’s turn (on vacation until {away[:10]})"
+            return f"{names[turn[0]]}’s turn (on vacation until {_day(away)})"
         return f"{names[turn[0]]}’s turn"
     return "May I? open: " + ", ".join(names[p] for p in others)
 
@@ -128,7 +135,7 @@ def my_clock_left(meta: dict[str, Any], position: int | None, mark: str) -> str:
         if clock["position"] == position and clock["running"]:
             if clock["vacation_until"]:
                 # The deadline moved with the vacation: a countdown would run while it does not.
-                return f"clock paused: on vacation until {clock['vacation_until'][:10]}"
+                return f"clock paused: on vacation until {_day(clock['vacation_until'])}"
             return time_left(int(clock["seconds_left"]))
     return ""
 

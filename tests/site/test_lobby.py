@@ -330,7 +330,8 @@ def test_my_games_say_how_long_my_turn_clock_has_left(alice, bob):
     assert clock_left().endswith("days left")
     # On vacation my clock stands still: no countdown.
     profile = services.vacation_start(user=alice, days=2)
-    assert clock_left() == (f"clock paused: on vacation until {profile.vacation_until:%Y-%m-%d}")
+    until = profile.vacation_until
+    assert clock_left() == f"clock paused: on vacation until {until:%b} {until.day}"
 
 
 def test_my_games_say_when_the_player_to_move_is_on_vacation(alice, bob):
@@ -342,6 +343,7 @@ def test_my_games_say_when_the_player_to_move_is_on_vacation(alice, bob):
         entries = services.lobby_for_user(user=alice).mine
         return {e.table.pk: e for e in entries}[bobs_turn.pk].waiting_on
 
-    assert waiting_on() == f"bob’s turn (on vacation until {profile.vacation_until:%Y-%m-%d})"
+    until = profile.vacation_until
+    assert waiting_on() == f"bob’s turn (on vacation until {until:%b} {until.day})"
     services.vacation_end(user=bob)
     assert waiting_on() == "bob’s turn"

@@ -143,41 +143,29 @@ def chat_notice(*, table: Table, text: str) -> ChatMessage:
 def chat_hide(*, message_id: int, moderator: User, reason: str) -> ChatMessage:
     """A moderator hides a message: kept for the record, shown to nobody at the table, and
     taken off the pages that show it now."""
-    with transaction.atomic():
-        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
-        if message is None:
-            raise MessageNotFound(f"there is no chat message {message_id}")
-        if message.hidden:
-            return message
-        message.hidden = True
-        message.save(update_fields=["hidden"])
-        audit_write(
-            actor=moderator,
-            action=AuditEntry.Action.HIDE_MESSAGE,
-            target_user=message.author,
-            table=message.table,
-            reason=reason,
-            message=message.pk,
-            text=message.text,
-        )
-        live.on_commit_chat(message.table_id, message.pk)
-    return message
+    return _set_hidden(message_id, moderator, reason, hidden=True)
 
 
 def chat_unhide(*, message_id: int, moderator: User, reason: str) -> ChatMessage:
     """A moderator shows a hidden message again (hidden by mistake, or on appeal): back on
     the pages of those who may see it, in its place among the others."""
+    return _set_hidden(message_id, moderator, reason, hidden=False)
+
+
+def _set_hidden(message_id: int, moderator: User, reason: str, *, hidden: bool) -> ChatMessage:
+    """Hide or show a message once, audited, and push the change to the table's pages; a
+    message already so is left as it is (no second audit row)."""
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
             raise MessageNotFound(f"there is no chat message {message_id}")
-        if not message.hidden:
+        if message.hidden == hidden:
             return message
-        message.hidden = False
+        message.hidden = hidden
         message.save(update_fields=["hidden"])
         audit_write(
             actor=moderator,
-            action=AuditEntry.Action.UNHIDE_MESSAGE,
+            action=AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
             target_user=message.author,
             table=message.table,
             reason=reason,

@@ -52,6 +52,23 @@ class ReadOnly(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def page_actions(self, request: HttpRequest, obj: Any) -> list[dict[str, Any]]:
+        """The buttons of an object's own page (``page_actions`` in its template): none."""
+        return []
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        context = dict(extra_context or {})
+        if type(self).page_actions is not ReadOnly.page_actions:
+            obj = self.get_object(request, object_id)
+            context["page_actions"] = self.page_actions(request, obj)
+        return super().change_view(request, object_id, form_url, context)
+
 
 def _moderator(request: HttpRequest) -> User:
     """The staff member acting (the admin site lets only signed-in staff in)."""
@@ -142,18 +159,10 @@ class MemberAdmin(ReadOnly):
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).prefetch_related("restrictions")
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        # The member's page acts on them (suspend, ban, mute, lift one in force): before, the
-        # moderator went back to a list and found the row again.
-        member = self.get_object(request, object_id)
-        context = {**(extra_context or {}), "page_actions": _member_actions(request, member)}
-        return super().change_view(request, object_id, form_url, context)
+    # The member's page acts on them (suspend, ban, mute, lift one in force): before, the
+    # moderator went back to a list and found the row again.
+    def page_actions(self, request: HttpRequest, obj: Any) -> list[dict[str, Any]]:
+        return _member_actions(request, obj)
 
     # A moderator deciding on a suspension needs the member's record on the member's own
     # page: what they were restricted for before, what others reported, and their games.
@@ -454,18 +463,10 @@ class ReportAdmin(ReadOnly):
             return "—"
         return "hidden by a moderator" if obj.message.hidden else "shown at the table"
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        # A moderator reading a report acts on it from here: each button posts the list
-        # action of its page (its own permission and form) for this report, message or user.
-        report = self.get_object(request, object_id)
-        context = {**(extra_context or {}), "page_actions": _report_actions(request, report)}
-        return super().change_view(request, object_id, form_url, context)
+    # A moderator reading a report acts on it from here: each button posts the list action of
+    # its page (its own permission and form) for this report, message or user.
+    def page_actions(self, request: HttpRequest, obj: Any) -> list[dict[str, Any]]:
+        return _report_actions(request, obj)
 
     @admin.display(description="chat up to the report")
     def chat_excerpt(self, obj: Report) -> str:

@@ -61,6 +61,22 @@ def call(
     return status, content
 
 
+async def get(handler: Any, path: str) -> list[dict[str, Any]]:
+    """A GET of ``path`` straight to an ASGI ``handler``: the messages it sent."""
+    sent: list[dict[str, Any]] = []
+    scope = {"type": "http", "method": "GET", "path": path, "query_string": b""}
+    scope["headers"] = [(b"host", b"testserver")]
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await handler(scope, receive, send)
+    return sent
+
+
 def test_pages_api_and_static_files_over_asgi(alice, bob, carol, api_for):
     table = services.table_create(host=alice, seats=3)
     services.table_join(user=bob, table_id=table.pk)
@@ -115,17 +131,7 @@ def test_requests_run_side_by_side_in_a_fixed_set_of_request_threads(settings, m
     monkeypatch.setattr(handler, "get_response", get_response)
 
     async def one(path: str) -> tuple[int, bytes]:
-        sent: list[dict[str, Any]] = []
-        scope = {"type": "http", "method": "GET", "path": path, "query_string": b""}
-        scope["headers"] = [(b"host", b"testserver")]
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        await handler(scope, receive, send)
+        sent = await get(handler, path)
         return sent[0]["status"], sent[1]["body"]
 
     async def run() -> list[tuple[int, bytes]]:
@@ -212,21 +218,7 @@ def test_server_timing_says_how_long_a_request_queued_and_worked_only_when_asked
         return HttpResponse("ok")
 
     monkeypatch.setattr(handler, "get_response", get_response)
-    sent: list[dict[str, Any]] = []
-
-    async def run() -> None:
-        scope = {"type": "http", "method": "GET", "path": "/", "query_string": b""}
-        scope["headers"] = [(b"host", b"testserver")]
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        await handler(scope, receive, send)
-
-    asyncio.run(run())
+    sent = asyncio.run(get(handler, "/"))
     headers = {k.decode().lower(): v.decode() for k, v in sent[0]["headers"]}
     if not on:
         assert "server-timing" not in headers

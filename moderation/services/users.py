@@ -4,7 +4,8 @@ A suspension or a ban clears ``is_active``, which every door checks already: sig
 auth backend), each request's session (Django's auth middleware reads the user afresh), API
 tokens (accounts/tokens.py selects active users only) and websockets (accounts/sessions.py reads the
 session and user for every frame, and the user's open sockets are closed at once here).
-The user's seats at tables being played go to the bot.
+The user's seats at tables being played go to the bot; their seats at tables still waiting for
+players are given up (a host's table passes to the next player, or closes).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Seat, Table
+from games.services import table_leave
 
 from ..audit import audit_write
 from ..live import close_user_sockets_on_commit
@@ -85,6 +87,16 @@ def _restrict_account(
             restriction.seats.append([table_id, position])
         if restriction.seats:
             restriction.save(update_fields=["seats"])
+        # Tables still waiting for players: the seat is given up as if they had left (a host
+        # hands the table on to the next player, or it closes with nobody left), so that no
+        # table waits in the lobby on someone who cannot sign in to start it.
+        waiting = list(
+            Seat.objects.filter(user=user, table__status=Table.Status.OPEN)
+            .order_by("table_id")
+            .values_list("table_id", flat=True)
+        )
+        for table_id in waiting:
+            table_leave(user=user, table_id=table_id)
         audit_write(
             actor=moderator,
             action=AuditEntry.Action.BAN if ban else AuditEntry.Action.SUSPEND,
@@ -93,6 +105,7 @@ def _restrict_account(
             restriction=restriction.pk,
             until=until.isoformat() if until else None,
             seats_to_bot=tables,
+            left_open_tables=waiting,
         )
         close_user_sockets_on_commit(
             user.pk, "your account is banned" if ban else "your account is suspended"

@@ -338,3 +338,32 @@ def test_the_replay_rebuilds_the_table_card_for_card(bot_game, alice, mod):
     assert before["at"] == table.move_count - 1
     state, _ = engine.apply(before["state"], last.seat, last.action)
     assert state == table.state
+
+
+def test_a_suspended_host_s_waiting_tables_pass_on_or_close(alice, bob, carol, mod):
+    from games import services as games
+
+    shared = games.table_create(host=alice, seats=3)
+    games.table_join(user=bob, table_id=shared.pk)
+    alone = games.table_create(host=alice, seats=4)
+    guest = games.table_create(host=carol, seats=3)
+    games.table_join(user=alice, table_id=guest.pk)
+
+    services.user_suspend(moderator=mod, user=alice, duration=timedelta(days=2), reason="abuse")
+
+    # bob is the host of the table he joined and can start it; alice's own table with nobody
+    # else closed; at carol's, alice's seat is free again.
+    shared.refresh_from_db()
+    assert shared.status == Table.Status.OPEN and shared.host == bob
+    assert list(Seat.objects.filter(table=shared).values_list("user__username", flat=True)) == [
+        "bob"
+    ]
+    alone.refresh_from_db()
+    assert alone.status == Table.Status.ABORTED
+    assert not Seat.objects.filter(table=guest, user=alice).exists()
+    # The lobby no longer offers a table waiting on alice.
+    lobby = games.lobby_for_user(user=carol)
+    assert {e.table.pk for e in lobby.open_tables} == {shared.pk}
+    assert sorted(audit(AuditEntry.Action.SUSPEND).details["left_open_tables"]) == sorted(
+        [shared.pk, alone.pk, guest.pk]
+    )

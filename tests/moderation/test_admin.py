@@ -487,3 +487,18 @@ def test_the_tables_list_puts_the_state_link_before_the_details(three_player_gam
     cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)
     assert "state, hands, replay" in cells[2]
     assert any("alice, bob, carol" in c for c in cells[3:])
+
+
+def test_staff_without_an_authenticator_are_told_how_to_set_one_up(mod):
+    client = Client()
+    page = client.post("/admin/login/", {"username": "mod", "password": PASSWORD})
+    text = page.content.decode()
+    assert page.status_code == 200 and client.get("/admin/").status_code == 302
+    assert "not set up two-factor sign-in yet" in text and "/accounts/2fa/" in text
+    # A wrong password says nothing of the account's devices.
+    wrong = Client().post("/admin/login/", {"username": "mod", "password": "nope"})
+    assert "two-factor" not in wrong.content.decode()
+    # Once one is set up, the sign-in asks for its code as before.
+    TOTPDevice.objects.create(user=mod, name="phone", confirmed=True)
+    again = Client().post("/admin/login/", {"username": "mod", "password": PASSWORD})
+    assert "not set up two-factor" not in again.content.decode()

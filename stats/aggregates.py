@@ -97,6 +97,13 @@ class SeatGame:
     opponents: list[tuple[int, int]]  # (user id, place) of the other people at the table
 
 
+def counted_place(place: int, players: int, expelled: bool) -> int:
+    """The place a player's statistics count for a game: the seat's place, but last for a
+    player the clock expelled [D]. The bot that finished their seat may have won it; the win
+    is not theirs (their rating ranks them after every person who stayed, stats/ratings.py)."""
+    return players if expelled else place
+
+
 def fold(data: Data, game: SeatGame) -> Data:
     """``data`` with ``game`` added (changes ``data`` in place and returns it). Games are
     folded in the order they finished: the streaks depend on it."""

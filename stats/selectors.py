@@ -63,6 +63,8 @@ class HistoryGame:
     rated: bool
     rating_before: int | None
     rating_after: int | None
+    # The clock expelled them and a bot finished the seat: counted last (``place``).
+    expelled: bool = False
     others: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -94,8 +96,11 @@ def player_stats(
 
     rows = {r.ruleset: r.data for r in PlayerStats.objects.filter(user=user)}
     ratings = {r.ruleset: r for r in Rating.objects.filter(user=user)}
-    results = list(
-        GameResult.objects.filter(user=user)
+    # Each game at the place the statistics count (last when the clock expelled them), with
+    # whether it was so, last.
+    results = [
+        (*r[:3], aggregates.counted_place(r[3], r[2], r[10]), *r[4:])
+        for r in GameResult.objects.filter(user=user)
         .order_by("finished", "table_id")
         .values_list(
             "table_id",
@@ -108,8 +113,9 @@ def player_stats(
             "sigma_before",
             "mu_after",
             "sigma_after",
+            "expelled",
         )
-    )
+    ]
     rulesets = sorted(rows)
     scope = ruleset if ruleset in rows else ALL
     data = rows[scope] if scope != ALL else aggregates.merge(rows.values())
@@ -130,6 +136,7 @@ def player_stats(
             rated=r[5],
             rating_before=display(r[6], r[7] or 0.0) if r[6] is not None else None,
             rating_after=display(r[8], r[9] or 0.0) if r[8] is not None else None,
+            expelled=r[10],
         )
         for r in reversed(scoped[-HISTORY_LIMIT:])
     ]

@@ -232,7 +232,12 @@ def _fold_aggregates(
         .filter(user_id__in=user_ids, ruleset=table.ruleset)
         .order_by("user_id")
     }
-    winners = sum(1 for p in places if p == 1)
+    # The places the statistics count: an expelled player's is last (aggregates.counted_place).
+    counted = {
+        s.position: aggregates.counted_place(places[s.position], len(places), s.expelled)
+        for s in people
+    }
+    winners = sum(1 for p, place in enumerate(places) if counted.get(p, place) == 1)
     for seat in people:
         assert seat.user_id is not None  # people are the seats with a user
         row = rows[seat.user_id]
@@ -240,12 +245,12 @@ def _fold_aggregates(
             table_id=table.pk,
             players=len(places),
             total=(table.state or {})["totals"][seat.position],
-            place=places[seat.position],
+            place=counted[seat.position],
             winners=winners,
             finished=now.isoformat(),
             rounds=[dict(r) for r in records if r["seat"] == seat.position],
             opponents=[
-                (o.user_id, places[o.position])
+                (o.user_id, counted[o.position])
                 for o in people
                 if o.user_id is not None and o.user_id != seat.user_id
             ],

@@ -408,3 +408,26 @@ def test_a_player_who_hides_their_page_is_named_without_a_link(alice, bob, carol
     client = Client()
     client.force_login(carol)
     assert client.get("/players/bob/").status_code == 403
+
+
+def test_a_player_expelled_by_the_clock_is_counted_last_even_if_the_bot_won_the_seat(
+    alice, bob, carol, api_for
+):
+    # alice's seat has the best total, but the clock expelled her and a bot finished it.
+    table = finished_game(
+        [alice, bob, carol],
+        [rounds([5] * 7), rounds([20] * 7), rounds([30] * 7)],
+        expelled=(0,),
+    )
+    assert GameResult.objects.get(table=table, user=alice).place == 1  # the seat's place
+    mine = stats(api_for(alice))["figures"]
+    assert (mine["games"], mine["wins"]) == (1, 0)
+    assert mine["places"] == {"3": [0, 0, 1]}
+    assert mine["streak"] == {"current": 0, "best": 0}
+    # bob finished above her, not below.
+    bobs = stats(api_for(bob), username="bob")["figures"]
+    assert bobs["places"] == {"3": [0, 1, 0]}
+    page = Client()
+    page.force_login(alice)
+    history = page.get("/players/alice/").content.decode()
+    assert "3rd of 3" in history and "expelled by the clock" in history

@@ -28,7 +28,6 @@ class StaffSignInForm(OTPAdminAuthenticationForm):
                 "You have not set up two-factor sign-in yet. Sign in to the site, then open "
                 "“Two-factor sign-in (staff)” on your profile page (%(setup)s) and follow it; "
                 "then come back here with the code your authenticator app shows.",
-                code="otp_not_set_up",
                 params={"setup": setup},
             )
         super().clean_otp(user)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -31,11 +32,8 @@ def table_abort(*, moderator: User, table_id: int, reason: str) -> Table:
         table, seats = lock_table_with_seats(table_id)
         if table.status not in (Table.Status.OPEN, Table.Status.PLAYING):
             raise ModerationRefused(f"table {table_id} is already {table.status}")
-        if any(s.user_id == moderator.pk for s in seats):
-            # Aborting a game one is losing would spare one's rating: another moderator decides.
-            raise ModerationRefused(
-                "you play at this table: another moderator must decide whether to abort it"
-            )
+        # Aborting a game one is losing would spare one's rating: another moderator decides.
+        _refuse_a_player(moderator, seats, "decide whether to abort it")
         before = table.status
         table.status = Table.Status.ABORTED
         table.window_deadline = table.turn_deadline = table.turn_started = None
@@ -78,7 +76,8 @@ def seat_to_bot(*, moderator: User, table_id: int, position: int, reason: str) -
     """The bot plays seat ``position`` (0-based) to the end of the game."""
     with transaction.atomic():
         table, seat = seat_to_bot_locked(table_id, position)
-        _refuse_a_player(moderator, table, "reseat it")  # rolls the change back
+        # Rolls the change back.
+        _refuse_a_player(moderator, Seat.objects.filter(table=table), "reseat it")
         audit_write(
             actor=moderator,
             action=AuditEntry.Action.SEAT_TO_BOT,
@@ -101,7 +100,8 @@ def seat_to_user(
     """``user`` takes seat ``position`` (0-based) over, hand and score included."""
     with transaction.atomic():
         table, seat, before = seat_to_user_locked(table_id, position, user)
-        _refuse_a_player(moderator, table, "reseat it")  # rolls the change back
+        # Rolls the change back.
+        _refuse_a_player(moderator, Seat.objects.filter(table=table), "reseat it")
         audit_write(
             actor=moderator,
             action=AuditEntry.Action.SEAT_TO_USER,
@@ -114,10 +114,11 @@ def seat_to_user(
     return table
 
 
-def _refuse_a_player(moderator: User, table: Table, what: str) -> None:
-    """A moderator playing at ``table`` may not act on it (giving an opponent's seat to the
-    bot, or a seat to a friend, would serve their own game): another moderator must."""
-    if Seat.objects.filter(table=table, user=moderator).exists():
+def _refuse_a_player(moderator: User, seats: Iterable[Seat], what: str) -> None:
+    """A moderator seated at the table of ``seats`` may not act on it (an abort sparing their
+    rating, an opponent's seat given to the bot or a seat to a friend, a look at the hands
+    would serve their own game): another moderator must ``what``."""
+    if any(s.user_id == moderator.pk for s in seats):
         raise ModerationRefused(f"you play at this table: another moderator must {what}")
 
 
@@ -126,13 +127,9 @@ def table_inspect(*, moderator: User, table_id: int, move: int | None = None) ->
     hands, the stock) after move ``move`` (the current one when None), rebuilt by replaying
     the moves from the deal. Reading hands is audited like any other moderator action."""
     table, seats = read_table_with_seats(table_id, lock=False)
-    if table.status == Table.Status.PLAYING and any(s.user_id == moderator.pk for s in seats):
-        # The hands and the stock of a game the moderator plays in would be an unfair look:
-        # another moderator takes the case until the game ends (its replay is open then).
-        raise ModerationRefused(
-            "you play at this table: another moderator must look at its hands while the game "
-            "is being played"
-        )
+    if table.status == Table.Status.PLAYING:
+        # Until the game ends (its replay is open then).
+        _refuse_a_player(moderator, seats, "look at its hands while the game is being played")
     moves = list(Move.objects.filter(table=table).order_by("seq"))
     state = table.state
     at = table.move_count

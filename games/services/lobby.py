@@ -98,14 +98,7 @@ def waiting_on_others(table: Table, meta: dict[str, Any], position: int | None) 
     turn = [p for p in others if p not in answering]
     if turn:
         # Their clock stands still while they are away: say so, or the game looks stuck.
-        away = next(
-            (
-                c["vacation_until"]
-                for c in meta.get("clocks", {}).get("seats", [])
-                if c["position"] == turn[0] and c["vacation_until"]
-            ),
-            None,
-        )
+        away = (_clock_of(meta, turn[0]) or {}).get("vacation_until")
         if away:
             return f"{names[turn[0]]}’s turn (on vacation until {_day(away)})"
         return f"{names[turn[0]]}’s turn"
@@ -131,13 +124,20 @@ def my_clock_left(meta: dict[str, Any], position: int | None, mark: str) -> str:
     """Time left on my running turn clock when the game waits on my turn; "" otherwise."""
     if mark != YOUR_TURN or position is None:
         return ""
-    for clock in meta.get("clocks", {}).get("seats", []):
-        if clock["position"] == position and clock["running"]:
-            if clock["vacation_until"]:
-                # The deadline moved with the vacation: a countdown would run while it does not.
-                return f"clock paused: on vacation until {_day(clock['vacation_until'])}"
-            return time_left(int(clock["seconds_left"]))
-    return ""
+    clock = _clock_of(meta, position)
+    if clock is None or not clock["running"]:
+        return ""
+    if clock["vacation_until"]:
+        # The deadline moved with the vacation: a countdown would run while it does not.
+        return f"clock paused: on vacation until {_day(clock['vacation_until'])}"
+    return time_left(int(clock["seconds_left"]))
+
+
+def _clock_of(meta: dict[str, Any], position: int) -> dict[str, Any] | None:
+    """Seat ``position``'s clock in the table's meta (``clock_meta``), if it has one."""
+    return next(
+        (c for c in meta.get("clocks", {}).get("seats", []) if c["position"] == position), None
+    )
 
 
 def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
@@ -153,15 +153,16 @@ def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
         seats = seats_of(table)
         meta = table_meta(table, seats, user)
         seat = seat_of(seats, user)
-        mark = waiting_mark(table, seat.position if seat else None)
+        position = seat.position if seat else None
+        mark = waiting_mark(table, position)
         entry = LobbyEntry(
             table=table,
             meta=meta,
             mark=mark,
-            clock_left=my_clock_left(meta, seat.position if seat else None, mark),
+            clock_left=my_clock_left(meta, position, mark),
             last_move=table.updated,
             progress=progress_of(table),
-            waiting_on=waiting_on_others(table, meta, seat.position if seat else None),
+            waiting_on=waiting_on_others(table, meta, position),
         )
         (mine if seat is not None else open_tables).append(entry)
     # Waiting on me first; then playing, then open, then finished; newest change first.

@@ -11,12 +11,11 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
@@ -38,6 +37,7 @@ from .admin_actions import (
     form_action,
 )
 from .models import AuditEntry, Member, Report, Restriction, TableCase
+from .selectors import in_force
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -236,7 +236,7 @@ class MemberAdmin(ReadOnly):
 class InForce(admin.SimpleListFilter):
     # Django's filter for an empty date said "By lifted: Empty / Not empty": a moderator
     # looking for who is suspended now had to know that an expired restriction counts as
-    # lifted. The same test as moderation.selectors.active_restrictions.
+    # lifted.
     title = "in force"
     parameter_name = "in_force"
 
@@ -244,7 +244,7 @@ class InForce(admin.SimpleListFilter):
         return [("yes", "in force now"), ("no", "ended (lifted or expired)")]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        live = Q(lifted=None) & (Q(until=None) | Q(until__gt=timezone.now()))
+        live = in_force()
         if self.value() == "yes":
             return queryset.filter(live)
         if self.value() == "no":
@@ -343,8 +343,7 @@ def _member_actions(request: HttpRequest, member: Any) -> list[dict[str, Any]]:
         if _perm(request, f"{action}_member")
     ]
     if _perm(request, "lift_member"):
-        live = Q(lifted=None) & (Q(until=None) | Q(until__gt=timezone.now()))
-        for r in member.restrictions.filter(live).order_by("created"):
+        for r in member.restrictions.filter(in_force()).order_by("created"):
             out.append(
                 _act("moderation_restriction", r.pk, "lift", f"Lift: {r.get_kind_display()}…")
             )

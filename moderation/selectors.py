@@ -14,13 +14,16 @@ from .models import Restriction
 ACCOUNT_KINDS = (Restriction.Kind.SUSPEND, Restriction.Kind.BAN)
 
 
+def in_force(now: datetime | None = None) -> Q:
+    """A restriction in force at ``now``: not lifted, and with no end or an end to come (one
+    past its end counts as ended before the sweep marks it lifted)."""
+    return Q(lifted=None) & (Q(until=None) | Q(until__gt=now or timezone.now()))
+
+
 def active_restrictions(
     user: User, kinds: Iterable[str], now: datetime | None = None
 ) -> QuerySet[Restriction]:
-    now = now or timezone.now()
-    return Restriction.objects.filter(
-        Q(until=None) | Q(until__gt=now), user=user, kind__in=list(kinds), lifted=None
-    )
+    return Restriction.objects.filter(in_force(now), user=user, kind__in=list(kinds))
 
 
 def lasting_longest(

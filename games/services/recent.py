@@ -10,13 +10,20 @@ docs/PERFORMANCE.md). A frame is still built by each socket's own process for it
 the channel layer still carries only the version.
 
 Only the exact version is recalled, and only for a socket that had the version before it (its
-log is then exactly the commit's moves); anything else reads the database as before. One
-entry per table (the latest), so the memory is bounded by the tables this process served.
-Read-only: nothing may change a recalled table, its seats or its moves.
+log is then exactly the commit's moves); anything else reads the database as before. A change
+is recalled once (a process builds one batch of frames per version, games/consumers.py) and
+held for at most ``HOLD_SECONDS`` if no socket here asks: a committed table holds its decoded
+state (a hundred or so lists and dicts), and held until the table's next move, seconds later,
+every one of them outlived the cyclic collector's young generations, so each collection under
+load scanned some 15,000 of them again (about half its work, pauses of 30 to 50 ms at 200
+tables: docs/PERFORMANCE.md). Read-only: nothing may change a recalled table, its seats or its
+moves.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +32,7 @@ from games.models import Move, Seat, Table
 from .log import LOG_LIMIT
 
 MAX_TABLES = 10_000
+HOLD_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -36,29 +44,55 @@ class Committed:
     moves: tuple[Move, ...]
 
 
-_recent: dict[int, Committed] = {}
+# table id -> (when remembered, the change), oldest first: a table remembered again moves to
+# the end, so the ones past HOLD_SECONDS are always at the front.
+_recent: dict[int, tuple[float, Committed]] = {}
+# table id -> the latest version this process committed (plain ints: nothing to collect).
+_latest: dict[int, int] = {}
+# Request threads remember, the sockets' threads recall.
+_lock = threading.Lock()
 
 
 def remember(table: Table, seats: Sequence[Seat]) -> None:
     """Called after the commit of a Transition (every move bumps the version by one)."""
-    if len(_recent) >= MAX_TABLES and table.pk not in _recent:
-        _recent.clear()  # a bound, not a policy: the frames read the database meanwhile
-    _recent[table.pk] = Committed(table, list(seats), tuple(table.committed_moves[-LOG_LIMIT:]))
+    change = Committed(table, list(seats), tuple(table.committed_moves[-LOG_LIMIT:]))
+    with _lock:
+        now = time.monotonic()
+        _drop_held_since(now - HOLD_SECONDS)
+        if len(_latest) >= MAX_TABLES and table.pk not in _latest:
+            _latest.clear()  # a bound, not a policy: the 409s take the lock meanwhile
+        _latest[table.pk] = table.version
+        _recent.pop(table.pk, None)
+        _recent[table.pk] = (now, change)
+
+
+def _drop_held_since(cutoff: float) -> None:
+    while _recent:
+        table_id = next(iter(_recent))
+        if _recent[table_id][0] > cutoff:
+            return
+        del _recent[table_id]
 
 
 def recall(table_id: int, version: int) -> Committed | None:
-    """The change that made ``version`` of the table, if this process committed it last."""
-    found = _recent.get(table_id)
-    return found if found is not None and found.table.version == version else None
+    """The change that made ``version`` of the table, if this process committed it last and
+    nothing recalled it yet."""
+    with _lock:
+        held = _recent.get(table_id)
+        if held is None or held[1].table.version != version:
+            return None
+        del _recent[table_id]
+        return held[1]
 
 
 def latest_version(table_id: int) -> int | None:
     """The latest version of the table this process committed, if any: a request at an older
     version is stale whatever the table is at now."""
-    found = _recent.get(table_id)
-    return found.table.version if found is not None else None
+    return _latest.get(table_id)
 
 
 def forget() -> None:
     """Tests: start with nothing remembered."""
-    _recent.clear()
+    with _lock:
+        _recent.clear()
+        _latest.clear()

@@ -136,7 +136,7 @@ def test_changed_frames_of_a_table_that_is_gone_refuse_every_socket():
 
 
 def test_frames_from_this_process_s_commit_are_the_frames_of_a_fresh_read(
-    alice, bob, carol, charlie, django_capture_on_commit_callbacks, stopped_clock
+    alice, bob, carol, charlie, django_capture_on_commit_callbacks, stopped_clock, monkeypatch
 ):
     """After a move committed here, the batch builds the frames from the table, seats and moves
     as committed (games/services/recent.py): the JSON that a read of the table gives,
@@ -154,6 +154,15 @@ def test_frames_from_this_process_s_commit_are_the_frames_of_a_fresh_read(
     for user in (alice, bob, carol, charlie):
         presence.mark_online(user.pk)
     recalled = 0
+    recall = services.table_recent_commit
+
+    def counted(table_id: int, version: int) -> Any:
+        nonlocal recalled
+        found = recall(table_id, version)
+        recalled += found is not None
+        return found
+
+    monkeypatch.setattr(services, "table_recent_commit", counted)
     for _ in range(60):
         read, _ = services.table_read(table_id=table.pk)
         if engine.is_over(read.state):
@@ -168,8 +177,6 @@ def test_frames_from_this_process_s_commit_are_the_frames_of_a_fresh_read(
             )
         version = read.version + 1
         sockets = [(key, read.version) for key in keys] + [(keys[0], -1)]
-        if services.table_recent_commit(table.pk, version) is not None:
-            recalled += 1
         from_commit = live.changed_frames(table.pk, sockets, version)
         recent.forget()
         from_database = live.changed_frames(table.pk, sockets, version)
@@ -180,6 +187,50 @@ def test_frames_from_this_process_s_commit_are_the_frames_of_a_fresh_read(
             assert json.loads(frame_text(frame)) == json.loads(json.dumps(frame))
         assert all(isinstance(f, dict) and f["version"] == version for f in from_database)
     assert recalled >= 30
+
+
+def test_a_commit_is_recalled_once_and_held_briefly(
+    alice, bob, carol, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The batch of a version takes the committed rows once (a second batch reads the
+    database); rows no socket asked for are let go after HOLD_SECONDS; the fast 409 still
+    knows the latest version this process committed."""
+    from games.services import recent
+
+    table = started(alice, bob, carol, public=False)
+    clock = [1000.0]
+    monkeypatch.setattr(recent.time, "monotonic", lambda: clock[0])
+    read, _ = services.table_read(table_id=table.pk)
+    mover = next(s.user for s in read.seats.all() if s.position in engine.seats_to_act(read.state))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_submit_action(
+            table_id=table.pk,
+            user=mover,
+            action={"type": "draw", "source": "stock"},
+            expect_version=read.version,
+        )
+    version = read.version + 1
+    assert recent.recall(table.pk, version - 1) is None  # only the exact version
+    found = recent.recall(table.pk, version)
+    assert found is not None and found.table.version == version
+    assert recent.recall(table.pk, version) is None
+    assert recent.latest_version(table.pk) == version
+
+    other = started(alice, bob, carol, public=True)
+    read, _ = services.table_read(table_id=other.pk)
+    mover = next(s.user for s in read.seats.all() if s.position in engine.seats_to_act(read.state))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_submit_action(
+            table_id=other.pk,
+            user=mover,
+            action={"type": "draw", "source": "stock"},
+            expect_version=read.version,
+        )
+    clock[0] += recent.HOLD_SECONDS + 0.1
+    # The next commit anywhere lets the old one go.
+    recent.remember(table, list(table.seats.all()))
+    assert recent.recall(other.pk, read.version + 1) is None
+    assert recent.latest_version(other.pk) == read.version + 1
 
 
 def test_frame_text_is_the_standard_library_s_json():

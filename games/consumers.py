@@ -52,6 +52,13 @@ _shared_frames: dict[tuple[int, int], asyncio.Future] = {}
 _sockets: dict[int, set[TableConsumer]] = {}
 # And for a chat message pushed to a table's sockets: {(message id, push): future of its read}.
 _shared_chat: dict[tuple[int, int], asyncio.Future] = {}
+# How long a shared answer stays for a socket of the same change that comes late. The sockets
+# of a process hear a change together, so they await the first one's read before it is done;
+# a later one reads afresh. Short on purpose: a batch holds every socket's frame (the views'
+# lists and dicts), and held 5 s each batch outlived the cyclic collector's young collections,
+# so under load each one scanned thousands of frames' objects (docs/PERFORMANCE.md, "The
+# collector's pauses").
+_SHARED_HOLD_SECONDS = 0.25
 
 
 def _shared(cache: dict, key: Any, make: Any) -> asyncio.Future:
@@ -62,8 +69,9 @@ def _shared(cache: dict, key: Any, make: Any) -> asyncio.Future:
             cache.clear()
         future = loop.create_task(make())
         cache[key] = future
-        # Kept only while the sockets of this change are being served.
-        future.add_done_callback(lambda _: loop.call_later(5, cache.pop, key, None))
+        future.add_done_callback(
+            lambda _: loop.call_later(_SHARED_HOLD_SECONDS, cache.pop, key, None)
+        )
     return future
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing
 import os
@@ -72,8 +73,17 @@ def client_process(
     window_answers: bool,
     seed: int,
     arrivals: float,
+    connected_after: float,
     out: Any,
 ) -> None:
+    async def freeze_once_connected() -> None:
+        # The clients are the measuring instrument, hundreds to a process where a player has
+        # a browser of their own: once every client is connected, their long-lived objects
+        # leave the cyclic collector's full passes, which otherwise stop this process for
+        # ~120 ms now and then and would count as the server's latency.
+        await asyncio.sleep(connected_after)
+        gc.freeze()
+
     ledgers = asyncio.run(
         play_all(
             tables,
@@ -83,6 +93,7 @@ def client_process(
             answer_windows=window_answers,
             seed=seed,
             arrivals_per_s=arrivals,
+            during=freeze_once_connected,
         )
     )
     seen = [sorted(led.seen.items()) for led in ledgers]
@@ -212,6 +223,7 @@ def main() -> None:
                     True,
                     k + 1,
                     args.arrivals / args.client_processes,
+                    connect_allowance,
                     results,
                 ),
             )

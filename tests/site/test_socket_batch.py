@@ -197,19 +197,25 @@ def test_a_commit_is_recalled_once_and_held_briefly(
     knows the latest version this process committed."""
     from games.services import recent
 
-    table = started(alice, bob, carol, public=False)
     clock = [1000.0]
     monkeypatch.setattr(recent.time, "monotonic", lambda: clock[0])
-    read, _ = services.table_read(table_id=table.pk)
-    mover = next(s.user for s in read.seats.all() if s.position in engine.seats_to_act(read.state))
-    with django_capture_on_commit_callbacks(execute=True):
-        services.table_submit_action(
-            table_id=table.pk,
-            user=mover,
-            action={"type": "draw", "source": "stock"},
-            expect_version=read.version,
-        )
-    version = read.version + 1
+
+    def drawn(table: Any) -> int:
+        """The player to move draws from the stock: the version committed."""
+        read, _ = services.table_read(table_id=table.pk)
+        seats = engine.seats_to_act(read.state)
+        mover = next(s.user for s in read.seats.all() if s.position in seats)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.table_submit_action(
+                table_id=table.pk,
+                user=mover,
+                action={"type": "draw", "source": "stock"},
+                expect_version=read.version,
+            )
+        return read.version + 1
+
+    table = started(alice, bob, carol, public=False)
+    version = drawn(table)
     assert recent.recall(table.pk, version - 1) is None  # only the exact version
     found = recent.recall(table.pk, version)
     assert found is not None and found.table.version == version
@@ -217,20 +223,12 @@ def test_a_commit_is_recalled_once_and_held_briefly(
     assert recent.latest_version(table.pk) == version
 
     other = started(alice, bob, carol, public=True)
-    read, _ = services.table_read(table_id=other.pk)
-    mover = next(s.user for s in read.seats.all() if s.position in engine.seats_to_act(read.state))
-    with django_capture_on_commit_callbacks(execute=True):
-        services.table_submit_action(
-            table_id=other.pk,
-            user=mover,
-            action={"type": "draw", "source": "stock"},
-            expect_version=read.version,
-        )
+    other_version = drawn(other)
     clock[0] += recent.HOLD_SECONDS + 0.1
     # The next commit anywhere lets the old one go.
     recent.remember(table, list(table.seats.all()))
-    assert recent.recall(other.pk, read.version + 1) is None
-    assert recent.latest_version(other.pk) == read.version + 1
+    assert recent.recall(other.pk, other_version) is None
+    assert recent.latest_version(other.pk) == other_version
 
 
 def test_frame_text_is_the_standard_library_s_json():

@@ -59,6 +59,8 @@ def some_games(alice, bob, carol) -> None:
                 rounds([(k * 3 + r * 13) % 50 for r in range(7)]),
             ],
             ruleset="petras" if k == 5 else "bga",
+            # One game alice's clock ran out on: its line says so, and still fits a phone.
+            expelled=(0,) if k == 6 else (),
         )
 
 
@@ -72,6 +74,13 @@ def test_statistics_page_and_leaderboard(live_server, browser, alice, bob, carol
     shoot(
         page, "stats", ("header", "#ratings", "#summary", "#places", "#rounds", "#mayi", "#history")
     )
+    # On a phone the finished games fit their box: no sideways scrolling to see a game's rating.
+    page.set_viewport_size({"width": 375, "height": 812})
+    inner = page.evaluate(
+        "(() => { const box = document.querySelector('#history .scroll');"
+        " return box.scrollWidth - box.clientWidth; })()"
+    )
+    assert inner <= 1, f"the finished games scroll {inner}px sideways on a phone"
     page.goto(f"{live_server.url}/leaderboard/")
     assert page.locator("#leaderboard tr").count() == 4  # the header, alice, bob, carol
     shoot(page, "leaderboard")

@@ -25,6 +25,7 @@ from chat.models import ChatMessage
 from chat.services import chat_hide, chat_unhide
 from games import engine
 from games.services import ServiceError
+from stats.replay import describe, seat_names
 
 from . import services
 from .admin_actions import (
@@ -613,6 +614,7 @@ class TableCaseAdmin(ReadOnly):
             return redirect("admin:moderation_tablecase_changelist")
         state = record["state"]
         seats = {s.position: s for s in record["seats"]}
+        names = seat_names(record["seats"], record["table"].seat_count)
         view = engine.view(state, None) if state is not None else None
         hands = [
             {
@@ -630,8 +632,14 @@ class TableCaseAdmin(ReadOnly):
             "at": record["at"],
             # Each move and chat line names its seat's player as the hands do: a moderator
             # weighing a report of stalling or collusion reads who did what, not seat numbers.
+            # ... and what each move did in words, as the replay tells it (cards named: the
+            # moderator sees every hand), the stored action beside it for the exact record.
             "moves": [
-                (m, "" if m.seat is None else _seat_name(seats.get(m.seat)))
+                (
+                    m,
+                    "" if m.seat is None else _seat_name(seats.get(m.seat)),
+                    "; ".join(describe(m.events or [], names, seat=m.seat)),
+                )
                 for m in record["moves"]
             ],
             "to_play": _seat_name(seats.get(view["active_seat"]))

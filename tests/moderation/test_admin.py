@@ -280,6 +280,9 @@ def test_the_inspect_page_names_who_made_each_move(three_player_game, mod):
     page = html.content.decode()
     assert f"<td>{active + 1} {mover.username}</td>" in page
     assert f"seat {active + 1} ({mover.username}) to play" in page
+    # What the move did, in words, with the stored action beside it.
+    assert f"{mover.username} draws from the stock" in page
+    assert "&#x27;source&#x27;: &#x27;stock&#x27;" in page
 
 
 def test_the_report_queue(public_game, mod, alice, bob):

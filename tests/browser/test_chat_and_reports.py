@@ -109,6 +109,14 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
     report = Report.objects.get()
     assert report.reporter == bob and report.reported_user == alice
     assert report.table_id == table_id and report.message.text.startswith("Hi bob!")
+    # Alice (seat 1, first to play with this seed) draws after the report: a move to read.
+    table = Table.objects.get(pk=table_id)
+    services.table_submit_action(
+        table_id=table_id,
+        user=alice,
+        action={"type": "draw", "source": "stock"},
+        expect_version=table.version,
+    )
 
     # A moderator signs in with a password and the authenticator's code.
     mod = django_user_model.objects.create_user("mod", "mod@example.com", PASSWORD)
@@ -147,7 +155,11 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
         page.wait_for_selector("text=state and moves")
         table = Table.objects.get(pk=table_id)
         assert str(table.state["hands"][0][0]) in page.inner_text("#content")
+        # The move in words, not only as its stored action.
+        assert "alice draws from the stock" in page.inner_text("#content")
         shoot(page, "admin-table-inspect-desktop")
+        page.set_viewport_size(SIZES["phone"])
+        shoot(page, "admin-table-inspect-phone")
     finally:
         context.close()
 

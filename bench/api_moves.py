@@ -258,12 +258,12 @@ def start_workers(
     sock.bind(("127.0.0.1", port))
     sock.listen(512)
     port = int(sock.getsockname()[1])
-    daphne = ROOT / ".venv" / "bin" / "daphne"
-    exe = str(daphne) if daphne.exists() else "daphne"
+    python = ROOT / ".venv" / "bin" / "python"
+    exe = [str(python) if python.exists() else sys.executable, "-m", "mayi_site.serve"]
     fd = sock.fileno()
     procs = [
         subprocess.Popen(
-            [exe, "--fd", str(fd), "-v", "0", "mayi_site.asgi:application"],
+            [*exe, "--fd", str(fd), "-v", "0", "mayi_site.asgi:application"],
             cwd=ROOT,
             env=env,
             pass_fds=(fd,),

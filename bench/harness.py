@@ -178,7 +178,9 @@ class Stack:
             self.procs[f"daphne{i}"] = Proc(
                 f"daphne{i}",
                 [
-                    str(VENV_BIN / "daphne"),
+                    str(VENV_BIN / "python"),
+                    "-m",
+                    "mayi_site.serve",
                     "-b",
                     "127.0.0.1",
                     "-p",

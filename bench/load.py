@@ -21,9 +21,10 @@ could be connected, to the end): actions/s, action latency (POST to answer) p50/
 fan-out latency (the move's commit, ``committed_at``, to each seat's frame), HTTP statuses,
 errors, ``seats_not_notified`` (a seat that never got a frame at or past a version committed
 at its table more than 2 s before the end: must be 0), peak memory (VmHWM) and CPU seconds
-per process (the run's PostgreSQL backends summed as ``postgres``), the load average, and the
-end-of-run check of bench/harness.py (no move lost or applied twice, every deadline fired
-once, every table replays from its seed).
+per process (the run's PostgreSQL backends summed as ``postgres``), the load average, the
+machine's speed before and after (bench/api_moves.py ``machine_speed``), and the end-of-run
+check of bench/harness.py (no move lost or applied twice, every deadline fired once, every
+table replays from its seed).
 
 The machine is shared: keep runs small while developing (--tables 20 --seconds 20); the
 figures in docs/PERFORMANCE.md say which were taken on a loaded machine.
@@ -44,8 +45,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import uvloop
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.api_moves import machine_speed  # noqa: E402
 from bench.fanout import cpu_seconds  # noqa: E402
 from bench.harness import (  # noqa: E402
     DATABASE_URL,
@@ -84,7 +88,8 @@ def client_process(
         await asyncio.sleep(connected_after)
         gc.freeze()
 
-    ledgers = asyncio.run(
+    # uvloop, as daphne's own (mayi_site/serve.py): the instrument's share of the two cores.
+    ledgers = uvloop.run(
         play_all(
             tables,
             ports,
@@ -183,6 +188,7 @@ def main() -> None:
     redis_url = redis.url if redis is not None else args.redis_url
     stack: Stack | None = None
     began = time.time()
+    speed_before = machine_speed()
     try:
         prepare_database(args.database_url)
         log(f"making {args.tables} tables of {args.seats} (logs in {workdir})")
@@ -275,6 +281,8 @@ def main() -> None:
         report["load_average"] = os.getloadavg()
         report["unplanned_exits"] = dict(stack.restarts)
         report["check"] = check_run(ordered_tables, ledgers, settle=3.0)
+        # The same code's latencies follow this host's speed of the moment (docs/PERFORMANCE.md).
+        report["machine_speed_s"] = {"before": speed_before, "after": machine_speed()}
         report["wall_seconds"] = round(time.time() - began, 1)
         report["workdir"] = str(workdir)
         print(json.dumps(report, indent=2))

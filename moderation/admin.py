@@ -24,6 +24,7 @@ from django.utils.timezone import localtime
 from chat.models import ChatMessage
 from chat.services import chat_hide, chat_unhide
 from games import engine
+from games.engine.cards import face_data
 from games.services import ServiceError
 from stats.replay import describe, seat_names
 
@@ -80,6 +81,16 @@ def _moderator(request: HttpRequest) -> User:
 
 def _perm(request: HttpRequest, codename: str, app: str = "moderation") -> bool:
     return request.user.has_perm(f"{app}.{codename}")  # type: ignore[union-attr]
+
+
+def _faces(cards: list[str]) -> list[dict[str, Any]]:
+    """Cards named as the table page and the move words name them (Q♥, Joker), each with its id
+    (pQH: which of the decks it is) for the exact record."""
+    faces = []
+    for card in cards:
+        data = face_data(card)
+        faces.append({"id": card, "label": data["label"], "red": data.get("color") == "red"})
+    return faces
 
 
 def inspect_url(table_id: int, move: int | None = None) -> str:
@@ -620,7 +631,7 @@ class TableCaseAdmin(ReadOnly):
             {
                 "position": position + 1,
                 "who": _seat_name(seats.get(position)),
-                "cards": hand,
+                "cards": _faces(hand),
             }
             for position, hand in enumerate((state or {}).get("hands", []))
         ]
@@ -647,7 +658,21 @@ class TableCaseAdmin(ReadOnly):
             else "",
             "hands": hands,
             "view": view,
+            "discard_top": _faces([view["discard_top"]])
+            if view and view.get("discard_top")
+            else [],
+            "melds": [
+                {
+                    "id": m["id"],
+                    "kind": m["kind"],
+                    "position": m["owner"] + 1,
+                    "who": _seat_name(seats.get(m["owner"])),
+                    "cards": _faces(m["cards"]),
+                }
+                for m in (view or {}).get("melds", [])
+            ],
             "stock": (state or {}).get("stock", []),
+            "stock_next": _faces((state or {}).get("stock", [])[:8]),
             "state_json": state,
             # Every message of the table, spectators' and hidden ones included.
             "chat": ChatMessage.objects.filter(table_id=table_id).select_related("author"),

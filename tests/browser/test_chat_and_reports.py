@@ -16,6 +16,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from chat import services as chat
 from games import services
+from games.engine.cards import face_data
 from games.models import Table
 from moderation import services as moderation
 from moderation.models import Report
@@ -154,7 +155,9 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
         page.click("#result_list a[href*='/inspect/?move=']")
         page.wait_for_selector("text=state and moves")
         table = Table.objects.get(pk=table_id)
-        assert str(table.state["hands"][0][0]) in page.inner_text("#content")
+        # Each card as the table names it, its id (which deck) on hover.
+        card = str(table.state["hands"][0][0])
+        assert page.inner_text(f".faces .face[title='{card}']") == face_data(card)["label"]
         # The move in words, not only as its stored action.
         assert "alice draws from the stock" in page.inner_text("#content")
         shoot(page, "admin-table-inspect-desktop")

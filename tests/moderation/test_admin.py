@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -20,6 +21,7 @@ from chat import services as chat
 from chat.models import ChatMessage
 from games import engine
 from games import services as games
+from games.engine.cards import face_data
 from games.models import Seat, Table
 from moderation import services
 from moderation.models import AuditEntry, Report, Restriction
@@ -220,7 +222,13 @@ def test_abort_reseat_inspect_and_hide_through_the_admin(three_player_game, mod,
     html = page.content.decode()
     assert page.status_code == 200
     for hand in table.state["hands"]:
-        assert " ".join(hand) in html
+        # Each card named as the table names it, its id (the deck it is from) on hover.
+        for card in hand:
+            label = escape(face_data(card)["label"])
+            assert f'title="{card}">{label}</span>' in html
+    top = engine.view(table.state, None)["discard_top"]
+    assert 'Discard top: <span class="face' in html and f'title="{top}">' in html
+    assert f'title="{table.state["stock"][0]}">' in html  # the next card of the stock
     assert AuditEntry.objects.filter(action="inspect_table", actor=mod).count() == 1
 
     seat = Seat.objects.get(table=table, user=bob)

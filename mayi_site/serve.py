@@ -5,9 +5,8 @@
 takes exactly daphne's arguments. daphne runs Twisted on an asyncio event loop that it makes
 as ``daphne.server`` is imported, from the event loop policy of that moment; setting uvloop's
 policy first makes that loop uvloop's (libuv, in C) instead of the standard library's selector
-loop. Under bench/load.py's 200 tables that was about 8% less of daphne's CPU for the same
-moves (docs/PERFORMANCE.md), every socket read, write and timer of Twisted, Channels and
-channels_redis going through it.
+loop, under every socket read, write and timer of Twisted, Channels and channels_redis:
+5 to 8% less of daphne's CPU for the same moves in bench/load.py's runs (docs/PERFORMANCE.md).
 
 ``MAYI_UVLOOP=0``, or uvloop not installed (it has no Windows build), runs daphne on the
 standard loop, exactly as the ``daphne`` command would.

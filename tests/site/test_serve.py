@@ -81,17 +81,10 @@ def get(port: int, path: str) -> tuple[int, bytes]:
 def test_the_serving_command_serves_and_stops_cleanly_on_sigterm(tmp_path: Path):
     port = free_port()
     log = (tmp_path / "serve.log").open("w+")
+    # As scripts/start runs it.
+    command = f"-m mayi_site.serve -b 127.0.0.1 -p {port} mayi_site.asgi:application"
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mayi_site.serve",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "mayi_site.asgi:application",
-        ],
+        [sys.executable, *command.split()],
         cwd=ROOT,
         env=fresh_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}"),
         stdout=log,

@@ -40,6 +40,7 @@ def use_uvloop() -> bool:
 
 def main() -> None:
     use_uvloop()
+    # Only now: importing daphne's CLI imports daphne.server, which makes the loop.
     from daphne.cli import CommandLineInterface
 
     CommandLineInterface.entrypoint()

@@ -38,6 +38,11 @@ LAZY_ALLOWED = {
     ): "the embedded worker's modules load only in its process",
     ("mayi_site/asgi.py", "daphne.http_protocol"): "optional: served by another server, or none",
     ("mayi_site/asgi.py", "autobahn.websocket"): "optional: served by another server, or none",
+    ("mayi_site/serve.py", "uvloop"): "optional: no Windows build (daphne's standard loop then)",
+    (
+        "mayi_site/serve.py",
+        "daphne.cli",
+    ): "it imports daphne.server, which makes its event loop: only once the policy is set",
 }
 
 # The entry points of each app: they call the services, never the other way round.

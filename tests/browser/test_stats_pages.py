@@ -28,7 +28,9 @@ def shoot(page, name: str, parts: tuple[str, ...] = ()) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
         if label == "phone":
             for part in parts:
-                page.locator(part).screenshot(path=str(SHOTS / f"{name}-{label}-{part[1:]}.png"))
+                page.locator(part).screenshot(
+                    path=str(SHOTS / f"{name}-{label}-{part.lstrip('#')}.png")
+                )
         # Nothing wider than the screen: the page scrolls down, never sideways.
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 1, f"{name} at {label} is {overflow}px too wide"

@@ -12,6 +12,7 @@ from django.db import OperationalError, connection
 
 from games import services
 from games.models import Seat, Table
+from tests.browser.pages import wait_for_js
 from tests.engine.helpers import make_state
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
@@ -95,8 +96,17 @@ def _relative(state: dict[str, Any], me: int, n: int) -> dict[str, Any]:
     return out
 
 
+# Every animation that ends (a card's flight, a ghost to a seat) has ended; one that never
+# ends (a pulse) does not count.
+_LANDED = """document.getAnimations().every(
+    (a) => a.playState !== "running" || a.effect.getComputedTiming().endTime === Infinity)"""
+
+
 def shoot(page: Any, name: str) -> Path:
-    """A screenshot in tests/browser/screenshots/ (git-ignored), named by the viewport width."""
+    """A screenshot in tests/browser/screenshots/ (git-ignored), named by the viewport width,
+    once the cards in flight have landed: the picture shows the table as a player reads it, not
+    a laid-off card halfway between the hand and its meld."""
+    wait_for_js(page, _LANDED, timeout=5000)
     SCREENSHOTS.mkdir(exist_ok=True)
     width = page.viewport_size["width"] if page.viewport_size else 0
     path = SCREENSHOTS / f"{name}-{width}.png"

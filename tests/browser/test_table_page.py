@@ -334,6 +334,9 @@ def test_the_end_of_the_game_and_no_serious_accessibility_violation(
         page.click("#actions [data-action='lay_down']")
         page.wait_for_selector("#game-end")
         assert "alice wins" in page.inner_text("#game-end")
+        assert "Bot 2 · 100 points · never out first" in page.inner_text("#game-end")
+        # The heading said "playing" when the page loaded; the game is over now.
+        wait_for_js(page, "document.getElementById('table-status').textContent === 'finished'")
         assert page.locator("#play-again").is_visible()
         page.wait_for_selector("#round-end")
         shoot(page, "game-end-round")

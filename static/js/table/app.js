@@ -39,6 +39,10 @@ function announce(text) {
 }
 const baseTitle = document.title;
 function updateTitle(s) {
+  // The heading's "playing" was the server's at page load: a game that ends (or is aborted)
+  // while the page is open says so there too.
+  const status = document.getElementById("table-status");
+  if (status && s.meta && s.meta.status && status.textContent !== s.meta.status) status.textContent = s.meta.status;
   if (!s.view) return;
   const mine = myTurn(s) && ["draw", "play"].includes(s.view.phase) || canAnswer(s) && Boolean(s.view.buy_window);
   document.title = mine ? `● Your turn · ${baseTitle}` : baseTitle;

@@ -72,6 +72,11 @@ async function playAgain(s) {
   }
 }
 
+// "out first in 0 rounds" read as a count of nothing; a player who never went out is told so.
+function outFirst(n) {
+  return n ? `out first in ${n} round${n === 1 ? "" : "s"}` : "never out first";
+}
+
 export function GamePanel({ s }) {
   const { meta, view } = s;
   if (!view.game_over) return null;
@@ -82,7 +87,7 @@ export function GamePanel({ s }) {
   return html`<section class="moment game-end" id="game-end" aria-labelledby="game-end-title">
     <h2 id="game-end-title">${winners.map((p) => seatName(meta, p)).join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!</h2>
     <ol class="places">${order.map((p) => html`<li key=${p} class=${view.places && view.places[p] === 1 ? "first" : ""}>
-      <span class="place">${view.places ? view.places[p] : ""}</span> <strong>${seatName(meta, p)}</strong>${p === meta.my_seat ? " (you)" : ""} · ${view.total_scores[p]} points · out first in ${view.rounds_out[p]} round${view.rounds_out[p] === 1 ? "" : "s"}
+      <span class="place">${view.places ? view.places[p] : ""}</span> <strong>${seatName(meta, p)}</strong>${p === meta.my_seat ? " (you)" : ""} · ${view.total_scores[p]} points · ${outFirst(view.rounds_out[p])}
     </li>`)}</ol>
     <div class="scroll-x" tabindex="0" role="region" aria-label="Scores by round"><table class="list results" id="scores">
       <thead><tr><th scope="col">Round</th>${Array.from({ length: n }, (_, p) => html`<th scope="col" key=${p}>${seatName(meta, p)}</th>`)}</tr></thead>

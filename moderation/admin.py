@@ -24,9 +24,8 @@ from django.utils.timezone import localtime
 from chat.models import ChatMessage
 from chat.services import chat_hide, chat_unhide
 from games import engine
-from games.engine.cards import face_data
 from games.services import ServiceError
-from stats.replay import describe, seat_names
+from stats.replay import card_face, describe, seat_names
 
 from . import services
 from .admin_actions import (
@@ -83,14 +82,8 @@ def _perm(request: HttpRequest, codename: str, app: str = "moderation") -> bool:
     return request.user.has_perm(f"{app}.{codename}")  # type: ignore[union-attr]
 
 
-def _faces(cards: list[str]) -> list[dict[str, Any]]:
-    """Cards named as the table page and the move words name them (Q♥, Joker), each with its id
-    (pQH: which of the decks it is) for the exact record."""
-    faces = []
-    for card in cards:
-        data = face_data(card)
-        faces.append({"id": card, "label": data["label"], "red": data.get("color") == "red"})
-    return faces
+# The stock's cards the inspect page names, the next to be dealt first.
+STOCK_SHOWN = 8
 
 
 def inspect_url(table_id: int, move: int | None = None) -> str:
@@ -627,11 +620,12 @@ class TableCaseAdmin(ReadOnly):
         seats = {s.position: s for s in record["seats"]}
         names = seat_names(record["seats"], record["table"].seat_count)
         view = engine.view(state, None) if state is not None else None
+        stock = (state or {}).get("stock", [])
         hands = [
             {
                 "position": position + 1,
                 "who": _seat_name(seats.get(position)),
-                "cards": _faces(hand),
+                "cards": [card_face(c) for c in hand],
             }
             for position, hand in enumerate((state or {}).get("hands", []))
         ]
@@ -658,7 +652,7 @@ class TableCaseAdmin(ReadOnly):
             else "",
             "hands": hands,
             "view": view,
-            "discard_top": _faces([view["discard_top"]])
+            "discard_top": [card_face(view["discard_top"])]
             if view and view.get("discard_top")
             else [],
             "melds": [
@@ -667,12 +661,13 @@ class TableCaseAdmin(ReadOnly):
                     "kind": m["kind"],
                     "position": m["owner"] + 1,
                     "who": _seat_name(seats.get(m["owner"])),
-                    "cards": _faces(m["cards"]),
+                    "cards": [card_face(c) for c in m["cards"]],
                 }
                 for m in (view or {}).get("melds", [])
             ],
-            "stock": (state or {}).get("stock", []),
-            "stock_next": _faces((state or {}).get("stock", [])[:8]),
+            "stock": stock,
+            "stock_next": [card_face(c) for c in stock[:STOCK_SHOWN]],
+            "stock_more": len(stock) > STOCK_SHOWN,
             "state_json": state,
             # Every message of the table, spectators' and hidden ones included.
             "chat": ChatMessage.objects.filter(table_id=table_id).select_related("author"),

@@ -148,7 +148,7 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
         {
             "position": i,
             "name": names[i],
-            "hand": [_face(c) for c in shown["hands"][i]],
+            "hand": [card_face(c) for c in shown["hands"][i]],
             "down": shown["down"][i],
             "buys": shown["buys"][i],
             "active": i == shown.get("active") and not shown["game_over"],
@@ -161,7 +161,7 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
             "id": m["id"],
             "kind": m["kind"],
             "owner": names[m["owner"]],
-            "cards": [_face(c) for c in m["cards"]],
+            "cards": [card_face(c) for c in m["cards"]],
         }
         for m in shown["melds"]
     ]
@@ -179,7 +179,7 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
         totals=shown["totals"][:],
         verification=verification,
         published=table.seed_sha256 or None,
-        discard_top=_face(shown["discard"][-1]) if shown["discard"] else None,
+        discard_top=card_face(shown["discard"][-1]) if shown["discard"] else None,
         nav=nav,
     )
 
@@ -194,7 +194,8 @@ def seat_names(seat_rows: list[Seat], count: int) -> list[str]:
     return names
 
 
-def _face(card: str) -> dict[str, Any]:
+def card_face(card: str) -> dict[str, Any]:
+    """A card as a page draws or names it: its id, label (Q♥), whether wild, suit and colour."""
     data = face_data(card)
     suit = (data.get("suit") or "").lower()
     return {

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test.utils import modify_settings
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -66,59 +67,25 @@ def page(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-@pytest.fixture(scope="session")
-def asgi_server() -> Iterator[str]:
-    """The ASGI application (HTTP and websockets) served by daphne in a thread of the test
-    process: pytest-django's live_server speaks WSGI only. Twisted's reactor runs once per
-    process, so one server serves every module that needs it."""
-    from daphne.endpoints import build_endpoint_description_strings
-    from daphne.server import Server
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from twisted.internet import reactor
-
-    from mayi_site.asgi import application
-
-    server = Server(
-        application=ASGIStaticFilesHandler(application),
-        endpoints=build_endpoint_description_strings(host="127.0.0.1", port=0),
-        signal_handlers=False,
-    )
-    thread = threading.Thread(target=server.run, daemon=True, name="daphne")
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.listening_addresses:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("daphne did not start")
-        time.sleep(0.05)
-    host, port = server.listening_addresses[0]
-    yield f"http://{host}:{port}"
-    reactor.callFromThread(reactor.stop)
-    thread.join(5)
-
-
 class _InFlight:
-    """Counts the live server's requests being answered: a page closed at a test's end may
-    have left one running, and the database must not be flushed under it (the request would
-    then fail half-way, or on SQLite hold the flush on its write lock)."""
+    """The ASGI application, counting the connections it is serving (requests and sockets):
+    after a test, before its database is flushed, they must all have ended (a page closed at a
+    test's end may leave a request running or a socket reading; the flush would fail it half-way
+    or, on SQLite, wait on its write lock)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.count = 0
         self.lock = threading.Lock()
 
-    def __call__(self, environ: Any, start_response: Any) -> Any:
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
         with self.lock:
             self.count += 1
         try:
-            # The body is made here, in full, and closed (Django's request_finished: the
-            # thread's database connection goes), so the count covers every database use.
-            body = self.app(environ, start_response)
-            try:
-                return list(body)
-            finally:
-                close = getattr(body, "close", None)
-                if close is not None:
-                    close()
+            await self.app(scope, receive, send)
         finally:
             with self.lock:
                 self.count -= 1
@@ -129,18 +96,72 @@ class _InFlight:
             time.sleep(0.02)
 
 
+class _Daphne:
+    """The site served by daphne in a thread of the test process, as pages see it in production:
+    HTTP and the tables' websockets on one port (pytest-django's live server speaks WSGI only,
+    so its pages could never open their sockets and said "reconnecting…")."""
+
+    def __init__(self) -> None:
+        from daphne.endpoints import build_endpoint_description_strings
+        from daphne.server import Server
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+        from mayi_site.asgi import application
+
+        self.app = _InFlight(ASGIStaticFilesHandler(application))
+        self.server = Server(
+            application=self.app,
+            endpoints=build_endpoint_description_strings(host="127.0.0.1", port=0),
+            signal_handlers=False,
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True, name="daphne")
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.listening_addresses:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                pytest.fail("daphne did not start")
+            time.sleep(0.05)
+        host, port = self.server.listening_addresses[0]
+        self.url = f"http://{host}:{port}"
+        # pytest-django's helper turns this on and off around each test that asks for
+        # live_server; the test settings already allow the loopback host.
+        self._live_server_modified_settings = modify_settings()
+
+    def stop(self) -> None:
+        from twisted.internet import reactor
+
+        reactor.callFromThread(reactor.stop)
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def _daphne() -> Iterator[_Daphne]:
+    # Twisted's reactor runs once per process, so one server serves every test that needs it.
+    server = _Daphne()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def asgi_server(_daphne: _Daphne) -> str:
+    """The site's URL, served by daphne (HTTP and websockets)."""
+    return _daphne.url
+
+
+@pytest.fixture(scope="session")
+def live_server(_daphne: _Daphne) -> _Daphne:
+    """pytest-django's ``live_server`` (``.url``, the transactional database it brings), served
+    by daphne: every browser test's page opens its socket and goes live."""
+    return _daphne
+
+
 @pytest.fixture(autouse=True)
-def _live_server_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
-    """For a test on pytest-django's live_server: after it (before its database is flushed),
-    wait until the server answers no request."""
-    if "live_server" not in request.fixturenames:
+def _server_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For a test on the server: after it (before its database is flushed), wait until the
+    server serves no request and no socket."""
+    if not {"live_server", "asgi_server"} & set(request.fixturenames):
         yield
         return
-    server = request.getfixturevalue("live_server")
-    httpd = server.thread.httpd
-    counter = httpd.get_app()
-    if not isinstance(counter, _InFlight):
-        counter = _InFlight(counter)
-        httpd.set_app(counter)
+    server = request.getfixturevalue("_daphne")
     yield
-    counter.wait_idle()
+    server.app.wait_idle()

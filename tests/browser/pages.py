@@ -65,3 +65,17 @@ def wait_for_js(
                 f"the page shows: {_what_the_page_shows(page)}"
             )
         page.wait_for_timeout(poll)
+
+
+def wait_live(page: Any, timeout: float = 15000) -> None:
+    """On a table's page, wait until its socket is up and its first frame applied (the status
+    says "live"): the socket's opening records the version the player has seen, and what the
+    page shows is then pushed to it. Other pages, and a table page whose socket the server
+    refused (the status says why), return at once."""
+    wait_for_js(
+        page,
+        """() => { const s = document.getElementById("live-status");
+                   return !s || s.classList.contains("live")
+                     || (s.classList.contains("stale") && !/reconnecting/.test(s.textContent)); }""",
+        timeout=timeout,
+    )

@@ -12,7 +12,7 @@ from django.db import OperationalError, connection
 
 from games import services
 from games.models import Seat, Table
-from tests.browser.pages import wait_for_js
+from tests.browser.pages import wait_for_js, wait_live
 from tests.engine.helpers import make_state
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
@@ -105,8 +105,10 @@ _LANDED = """document.getAnimations().every(
 def shoot(page: Any, name: str) -> Path:
     """A screenshot in tests/browser/screenshots/ (git-ignored), named by the viewport width,
     once the cards in flight have landed: the picture shows the table as a player reads it, not
-    a laid-off card halfway between the hand and its meld."""
+    a laid-off card halfway between the hand and its meld; and, on a table's page, once its
+    socket is up (the page says "live"), as a player sees it whose connection works."""
     wait_for_js(page, _LANDED, timeout=5000)
+    wait_live(page)
     SCREENSHOTS.mkdir(exist_ok=True)
     width = page.viewport_size["width"] if page.viewport_size else 0
     path = SCREENSHOTS / f"{name}-{width}.png"

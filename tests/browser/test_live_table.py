@@ -3,10 +3,9 @@ over the websocket without a reload. A page whose socket drops says "reconnectin
 by itself with backoff and shows the moves it missed; a frame several versions ahead is shown
 and followed by a fresh read; a socket that closes late never leaves a second one open.
 
-pytest-django's live_server speaks WSGI only, so this module serves the ASGI application with
-daphne in a thread of the test process (the in-memory SQLite test database is shared between
-threads, and so is the in-memory channel layer; on pass 2 they are PostgreSQL and Redis): the
-``asgi_server`` fixture of tests/browser/conftest.py.
+Every browser test is served by daphne in a thread of the test process (the SQLite test
+database is shared between threads, and so is the in-memory channel layer; on pass 2 they are
+PostgreSQL and Redis): tests/browser/conftest.py.
 """
 
 from __future__ import annotations

@@ -4,10 +4,8 @@ the player choose.
 
 Each test starts a two-seat rook table through the services, then writes a prepared engine
 state into the row (every card of the decks still in exactly one place), signs alice in and
-clicks the control. The page is served by pytest-django's live_server (WSGI, as in
-test_site_in_a_browser.py): daphne's reactor runs once per process and its server fixture is
-module-scoped in test_live_table.py, so this module cannot start it again. Without a socket
-the page shows what the API answers each POST, which is what these tests look at.
+clicks the control. The page is served by daphne (tests/browser/conftest.py's ``live_server``):
+the socket is live, and what these tests look at is what the page shows after each POST.
 """
 
 from __future__ import annotations

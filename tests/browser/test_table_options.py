@@ -4,7 +4,7 @@ and only if the browser allowed them), the four-colour suits of the standard car
 across a reload, offered only where there are suits), and "Show earlier moves" paging the
 log back to the first move.
 
-Served by pytest-django's live_server (WSGI, no socket), tables arranged as in
+Served by daphne (tests/browser/conftest.py's ``live_server``), tables arranged as in
 test_table_page.py. The browser's Notification API is replaced by a recorder before the page's
 scripts run (Playwright's init script, which the page's Content-Security-Policy does not
 cover): headless chromium shows no notification a test could see, and the permission prompt

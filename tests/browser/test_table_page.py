@@ -4,8 +4,8 @@ across a reload; the end of the round and of the game; no serious accessibility 
 (axe-core, vendored in tests/browser/vendor/); never wider than the viewport.
 
 Each test arranges its table through the services and tests/engine/helpers.make_state
-(tests/browser/tables.py); the page is served by pytest-django's live_server (WSGI, no
-socket: the page shows what the API answers its POSTs), as in test_rook_controls.py.
+(tests/browser/tables.py); the page is served by daphne (tests/browser/conftest.py's
+``live_server``), its socket live before the test looks at it, as a player's page is.
 Screenshots go to tests/browser/screenshots/ (git-ignored).
 """
 
@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 
 from games.models import Move, Table
-from tests.browser.pages import signed_in_page, wait_for_js
+from tests.browser.pages import signed_in_page, wait_for_js, wait_live
 from tests.browser.tables import (
     OFFER,
     arranged_table,
@@ -74,6 +74,7 @@ def _open(browser: Any, url: str, user: Any, table_id: int, size: str) -> Any:
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     page.goto(f"{url}/tables/{table_id}/")
     page.wait_for_selector("#hand [data-card]")
+    wait_live(page)
     return page
 
 

@@ -510,10 +510,12 @@ class AuditEntryAdmin(ReadOnly):
     readonly_fields = ("created", "actor", "action", "target_user", "table", "reason", "details")
 
 
-def _seat_name(seat: Any) -> str:
-    if seat is None or seat.user is None:
-        return "bot"
-    return seat.user.get_username() + (" (the bot plays)" if seat.expelled else "")
+def _seat_name(names: list[str], seats: dict[int, Any], position: int) -> str:
+    """The seat's name as players and the replay read it; an expelled player's seat says the
+    bot plays it for them."""
+    seat = seats.get(position)
+    name = names[position] if position < len(names) else f"Seat {position + 1}"
+    return name + (" (the bot plays)" if seat is not None and seat.expelled else "")
 
 
 # ---- tables -----------------------------------------------------------------------------------
@@ -624,7 +626,7 @@ class TableCaseAdmin(ReadOnly):
         hands = [
             {
                 "position": position + 1,
-                "who": _seat_name(seats.get(position)),
+                "who": _seat_name(names, seats, position),
                 "cards": [card_face(c) for c in hand],
             }
             for position, hand in enumerate((state or {}).get("hands", []))
@@ -642,12 +644,12 @@ class TableCaseAdmin(ReadOnly):
             "moves": [
                 (
                     m,
-                    "" if m.seat is None else _seat_name(seats.get(m.seat)),
+                    "" if m.seat is None else _seat_name(names, seats, m.seat),
                     "; ".join(describe(m.events or [], names, seat=m.seat)),
                 )
                 for m in record["moves"]
             ],
-            "to_play": _seat_name(seats.get(view["active_seat"]))
+            "to_play": _seat_name(names, seats, view["active_seat"])
             if view is not None and view.get("active_seat") is not None
             else "",
             "hands": hands,
@@ -660,7 +662,7 @@ class TableCaseAdmin(ReadOnly):
                     "id": m["id"],
                     "kind": m["kind"],
                     "position": m["owner"] + 1,
-                    "who": _seat_name(seats.get(m["owner"])),
+                    "who": _seat_name(names, seats, m["owner"]),
                     "cards": [card_face(c) for c in m["cards"]],
                 }
                 for m in (view or {}).get("melds", [])

@@ -185,12 +185,14 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
 
 
 def seat_names(seat_rows: list[Seat], count: int) -> list[str]:
-    names = [f"seat {i + 1}" for i in range(count)]
+    """Each seat's name as the table page shows it (static/js/table/names.js, the lobby): the
+    player's username, else "Bot 3" for a bot in seat 3."""
+    names = [f"Seat {i + 1}" for i in range(count)]
     for s in seat_rows:
         if s.user is not None:
             names[s.position] = s.user.get_username()
         elif s.is_bot:
-            names[s.position] = f"bot {s.position + 1}"
+            names[s.position] = f"Bot {s.position + 1}"
     return names
 
 

@@ -21,6 +21,7 @@ from chat import services as chat
 from chat.models import ChatMessage
 from games import engine
 from games import services as games
+from games.engine.bots import choose_action
 from games.engine.cards import face_data
 from games.models import Seat, Table
 from moderation import services
@@ -291,6 +292,33 @@ def test_the_inspect_page_names_who_made_each_move(three_player_game, mod):
     # What the move did, in words, with the stored action beside it.
     assert f"{mover.username} draws from the stock" in page
     assert "&#x27;source&#x27;: &#x27;stock&#x27;" in page
+
+
+def test_the_inspect_page_names_a_bot_as_the_table_and_the_replay_do(bot_game, mod, alice):
+    # The hands said "bot" while the moves' words said "bot 3", and the table page "Bot 3": a
+    # moderator matching a report ("Bot 3 kept taking my discards") to the record read three
+    # names for one seat.
+    table = bot_game
+    for _ in range(6):  # until a bot has moved
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING or any(m.by_bot for m in table.moves.all()):
+            break
+        active = engine.view(table.state, None)["active_seat"]
+        action = choose_action(table.state, active)
+        games.table_submit_action(
+            table_id=table.pk, user=alice, action=action, expect_version=table.version
+        )
+    bots = [s.position for s in Seat.objects.filter(table=table, user=None)]
+    page = verified_client(mod).get(f"/admin/moderation/tablecase/{table.pk}/inspect/")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.content.decode()))
+    for position in bots:
+        assert f"{position + 1} Bot {position + 1}" in text  # the hands' row
+    moved = [m for m in table.moves.all() if m.by_bot]
+    assert moved, "no bot moved"
+    name = f"Bot {moved[0].seat + 1}"
+    # The seat and its player (a bot made the move), then the move in words.
+    assert f"{moved[0].seat + 1} {name} (bot) {name} says" in text
+    assert not re.search(r"\bbot \d", text)
 
 
 def test_the_report_queue(public_game, mod, alice, bob):

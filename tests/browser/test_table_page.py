@@ -186,7 +186,13 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         rows = page.locator("#round-end tbody tr, #round-end tr:has(td)")
         assert rows.count() >= 3
         assert "MAYI" in text and "Total" in text
-        assert page.locator("#round-end .mini-cards").count() == 2  # the two bots' hands
+        # The two bots' hands, each once (a phone shows them on a line under the numbers).
+        assert page.locator("#round-end .mini-cards:visible").count() == 2
+        # The whole table fits the dialog: no column (the totals) behind a sideways scroll.
+        assert page.evaluate(
+            "(() => { const d = document.getElementById('round-end');"
+            " return d.scrollWidth <= d.clientWidth; })()"
+        )
         table = Table.objects.get(pk=table_id)
         assert table.state["round"] == 2 and table.state["scores"][0][me] == 0
         no_sideways_scroll(page)

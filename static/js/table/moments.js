@@ -44,17 +44,26 @@ export function RoundPanel({ s, round, onClose }) {
     <h2 id="round-end-title">Round ${round} is over</h2>
     <p class="moment-lead">${r.wentOut === null || r.wentOut === undefined ? "Nobody went out." : `${seatName(meta, r.wentOut)} went out${r.wentOut === meta.my_seat ? " — well done!" : "."}`}</p>
     <table class="list results">
-      <thead><tr><th scope="col">Player</th><th scope="col">Cards left</th><th scope="col">Points</th>${r.mayi ? html`<th scope="col">MAYI melds</th>` : ""}<th scope="col">Round</th><th scope="col">Total</th></tr></thead>
-      <tbody>${Array.from({ length: n }, (_, p) => html`<tr key=${p} class=${p === r.wentOut ? "winner" : ""}>
-        <th scope="row">${seatName(meta, p)}</th>
-        <td>${r.faceHands && r.faceHands[p]
+      <thead><tr><th scope="col">Player</th><th scope="col" class="cards-left">Cards left</th><th scope="col">Points</th>${r.mayi ? html`<th scope="col">MAYI melds</th>` : ""}<th scope="col">Round</th><th scope="col">Total</th></tr></thead>
+      <tbody>${Array.from({ length: n }, (_, p) => {
+        const left = r.faceHands && r.faceHands[p]
           ? (r.faceHands[p].length ? html`<${FaceCards} list=${r.faceHands[p]} set=${view.card_set} />` : "out")
-          : r.hands && r.hands[p] ? (r.hands[p].length ? html`<${MiniCards} ids=${r.hands[p]} faces=${faces} />` : "out") : p === r.wentOut ? "out" : "—"}</td>
-        <td>${r.penalties ? r.penalties[p] : "—"}</td>
-        ${r.mayi ? html`<td>${r.mayi[p]}</td>` : ""}
-        <td>${r.scores[p]}</td>
-        <td>${r.totals ? r.totals[p] : view.total_scores[p]}</td>
-      </tr>`)}</tbody>
+          : r.hands && r.hands[p] ? (r.hands[p].length ? html`<${MiniCards} ids=${r.hands[p]} faces=${faces} />` : "out") : p === r.wentOut ? "out" : "—";
+        // On a phone the cards left go on a line of their own under the player's numbers
+        // (CSS shows one or the other): beside them they squeezed into a column one card wide
+        // and pushed the totals off the dialog.
+        return html`<tr key=${p} class=${p === r.wentOut ? "winner" : ""}>
+          <th scope="row">${seatName(meta, p)}</th>
+          <td class="cards-left">${left}</td>
+          <td>${r.penalties ? r.penalties[p] : "—"}</td>
+          ${r.mayi ? html`<td>${r.mayi[p]}</td>` : ""}
+          <td>${r.scores[p]}</td>
+          <td>${r.totals ? r.totals[p] : view.total_scores[p]}</td>
+        </tr>
+        <tr key=${`${p}-left`} class=${`cards-left-row${p === r.wentOut ? " winner" : ""}`}>
+          <td colspan=${r.mayi ? 5 : 4}>${left}</td>
+        </tr>`;
+      })}</tbody>
     </table>
     <div class="buttons"><button type="button" class="primary" id="round-end-close" onClick=${onClose}>${view.game_over ? "See the final standings" : `On to round ${round + 1}`}</button></div>
   </div>`;

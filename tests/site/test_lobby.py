@@ -226,7 +226,9 @@ def test_play_now_plays_against_the_bot_level_i_choose(alice, api_for):
     assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}
     # "My games" says how well the bots of each table play.
     lobby = logged_in(alice).get("/").content.decode()
-    assert lobby.count('Bot <span class="level-tag">(strong)</span>') == 3
+    # Each bot named by its seat, as the table page names it.
+    for n in (2, 3, 4):
+        assert f'Bot {n} <span class="level-tag">(strong)</span>' in lobby
     # Without a choice: normal; a level that does not exist makes no table.
     logged_in(alice).post("/play/")
     assert {s.bot_level for s in Table.objects.latest("pk").seats.filter(is_bot=True)} == {"normal"}
@@ -250,7 +252,7 @@ def test_the_create_form_s_bot_level_fills_the_empty_seats(alice):
     client.post(f"/tables/{table.pk}/bots/")
     assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"easy"}
     assert (
-        'Bot <span class="level-tag">(easy)</span>'
+        'Bot 2 <span class="level-tag">(easy)</span>'
         in client.get(f"/tables/{table.pk}/").content.decode()
     )
 

@@ -34,7 +34,7 @@ export function Seats({ s }) {
           aria-label=${`${seatName(meta, p)}${level ? ` (${aBot(level)})` : ""}${p === mine ? " (you)" : ""}${active ? ", to play" : ""}: ${view.hand_sizes[p]} cards, ${view.total_scores[p]} points`}>
         <div class="seat-name">
           <span class=${`dot ${online}`} title=${online === "bot" ? (level ? aBot(level) : "a bot") : online}></span>
-          <strong>${seatName(meta, p)}</strong>${p === mine ? html` <span class="you">(you)</span>` : ""}
+          <strong>${seatName(meta, p)}</strong>${p === mine ? html` <span class="you">(you)</span><span class="you-short" aria-hidden="true">You</span>` : ""}
           ${level ? html` <span class="badge level-badge" title=${`plays at the ${level} level`}>${level}</span>` : ""}
           ${view.dealer_seat === p ? html` <span class="badge dealer" title="dealer">D</span>` : ""}
           ${seat.expelled ? html` <span class="badge" title="a bot plays this seat">bot plays</span>` : ""}

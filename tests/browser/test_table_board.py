@@ -342,6 +342,12 @@ def test_the_dealer_button_leaves_a_phone_seat_its_whole_name(live_server, brows
         assert (
             chip["y"] < card["y"] + 4 and chip["x"] + chip["width"] > card["x"] + card["width"] - 4
         )
+        # My own seat says "You" whole (it showed "ali…" of a longer name), and its label
+        # still names me for a screen reader.
+        me = page.locator("#players .seat.me")
+        assert me.locator(".seat-name").inner_text().strip() == "You"
+        assert me.locator(".seat-name").evaluate("e => e.scrollWidth <= e.clientWidth")
+        assert me.get_attribute("aria-label").startswith(f"{alice.username} (you)")
         shoot(page, "board-dealer-button")
     finally:
         page.context.close()

@@ -127,6 +127,12 @@ class _Daphne:
         # live_server; the test settings already allow the loopback host.
         self._live_server_modified_settings = modify_settings()
 
+    def wait_idle(self, seconds: float = 10) -> None:
+        """Until the server has answered every request and seen every socket close (a page
+        closed by the test is gone from the browser at once, but its socket's close reaches the
+        server a moment later, and records the version the socket showed as seen)."""
+        self.app.wait_idle(seconds)
+
     def stop(self) -> None:
         from twisted.internet import reactor
 
@@ -164,4 +170,4 @@ def _server_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     server = request.getfixturevalue("_daphne")
     yield
-    server.app.wait_idle()
+    server.wait_idle()

@@ -414,6 +414,9 @@ def test_since_you_last_looked(live_server, browser, alice, bob, pool):
         pytest.skip("the server sends no deltalog yet (h11srv)")
     assert page.locator("#since").count() == 0  # nothing happened since the start
     page.context.close()
+    # The others move once alice's socket has closed, as when she has really left: a socket
+    # still open would be sent their moves and record them as seen as it closes.
+    live_server.wait_idle()
 
     pool.submit(_others_move, table_id, users, alice, 3).result()
     page = _open(browser, live_server.url, alice, table_id, "desktop")
@@ -454,6 +457,7 @@ def test_since_you_last_looked_keeps_the_earlier_lines_of_a_long_absence(
     table_id, users = pool.submit(_start_with_bob, alice, bob).result()
     page = _open(browser, live_server.url, alice, table_id, "desktop")
     page.context.close()
+    live_server.wait_idle()  # her socket closed before they move (test_since_you_last_looked)
     pool.submit(_others_move, table_id, users, alice, 12).result()
     page = _open(browser, live_server.url, alice, table_id, "phone")
     try:

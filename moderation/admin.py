@@ -514,8 +514,7 @@ def _seat_name(names: list[str], seats: dict[int, Any], position: int) -> str:
     """The seat's name as players and the replay read it; an expelled player's seat says the
     bot plays it for them."""
     seat = seats.get(position)
-    name = names[position] if position < len(names) else f"Seat {position + 1}"
-    return name + (" (the bot plays)" if seat is not None and seat.expelled else "")
+    return names[position] + (" (the bot plays)" if seat is not None and seat.expelled else "")
 
 
 # ---- tables -----------------------------------------------------------------------------------

@@ -69,9 +69,11 @@ def _hand(page: Any) -> list[str]:
     return page.eval_on_selector_all("#hand [data-card]", "els => els.map((e) => e.dataset.card)")
 
 
-def _open(browser: Any, url: str, user: Any, table_id: int, size: str) -> Any:
+def _open(browser: Any, url: str, user: Any, table_id: int, size: str, before: Any = None) -> Any:
     page = signed_in_page(browser, url, user)
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    if before is not None:
+        before(page)
     page.goto(f"{url}/tables/{table_id}/")
     page.wait_for_selector("#hand [data-card]")
     wait_live(page)
@@ -660,23 +662,60 @@ def test_my_answer_to_may_i_goes_through_when_another_answered_first(
     live_server, browser, alice, bob, pool
 ):
     table_id, me = pool.submit(arranged_table, alice, seats=4, others=[bob], **TWO_ANSWER).result()
-    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    socket = _HeldSocket()
+    page = _open(browser, live_server.url, alice, table_id, "desktop", before=socket.route)
     try:
         v = _version(page)
-        # Bob says no thanks a moment before I click: my page still shows the version before
-        # his answer, so my answer arrives stale (409). The window still waits on me for the
-        # same card, so the page sends my answer again instead of asking me to click again.
+        # Bob says no thanks a moment before I click, and its frame is still on its way to me:
+        # my page shows the version before his answer, so my answer arrives stale (409). The
+        # window still waits on me for the same card, so the page sends my answer again instead
+        # of asking me to click again.
+        socket.holding = True
         pool.submit(_answer, table_id, bob, "no_thanks").result()
         assert _version(page) == v
+        refused = []
+        page.on("response", lambda r: r.status == 409 and refused.append(r.url))
         page.click("#window [data-action='no_thanks']")
         # Bob's answer is one version, mine the next.
         wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {v + 1}")
+        assert len(refused) == 1
+        socket.release()
         assert page.locator("#window [data-action]").count() == 0
         assert page.inner_text("#action-error") == ""
         answers = pool.submit(_answers_of, table_id).result()
         assert ("no_thanks", me) in answers and ("no_thanks", 1) in answers
     finally:
         page.context.close()
+
+
+class _HeldSocket:
+    """The table's socket through Playwright, holding the server's frames while ``holding``:
+    a frame still on its way, as over a slow network, without waiting on the clock."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.held: list[Any] = []
+        self.to_page: Any = None
+
+    def route(self, page: Any) -> None:
+        page.route_web_socket(re.compile(r"/ws/tables/"), self._connect)
+
+    def _connect(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.to_page = ws
+        server.on_message(self._from_server)
+
+    def _from_server(self, message: Any) -> None:
+        if self.holding:
+            self.held.append(message)
+        else:
+            self.to_page.send(message)
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.to_page.send(message)
+        self.held.clear()
 
 
 def _answers_of(table_id: int) -> list[tuple[str, int | None]]:

@@ -19,6 +19,7 @@ from games.engine.cards import face_data
 from games.engine.records import PLATFORM_EVENTS, initial_state, replay
 from games.engine.verify import Verification, verify_replayed
 from games.models import Move, Seat, Table
+from games.names import bot_name
 
 
 class ReplayRefused(Exception):
@@ -192,7 +193,7 @@ def seat_names(seat_rows: list[Seat], count: int) -> list[str]:
         if s.user is not None:
             names[s.position] = s.user.get_username()
         elif s.is_bot:
-            names[s.position] = f"Bot {s.position + 1}"
+            names[s.position] = bot_name(s.position)
     return names
 
 

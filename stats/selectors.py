@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Seat, Table
+from games.names import bot_name
 
 from . import aggregates
 from .models import GameResult, PlayerStats, Rating
@@ -173,6 +174,7 @@ def player_stats(
                 {
                     "username": other.user.get_username() if other.user else None,
                     "bot": other.user is None,
+                    "name": other.user.get_username() if other.user else bot_name(other.seat),
                     "place": other.place,
                     "total": other.total,
                 }

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 
 from games import engine
 from games.models import Table
+from games.names import bot_name
 
 from .queries import seat_of, table_list_for_user, table_list_open, table_meta
 from .selectors import seats_of
@@ -65,7 +66,7 @@ def waiting_mark(table: Table, position: int | None) -> str:
 
 def _seat_name(seat: dict[str, Any]) -> str:
     if seat["is_bot"] or not seat["user"]:
-        return f"Bot {seat['position'] + 1}"
+        return bot_name(seat["position"])
     return str(seat["user"])
 
 

@@ -8,6 +8,8 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from games import names
+
 register = template.Library()
 
 
@@ -19,3 +21,9 @@ def ago(moment: datetime | None) -> str:
     if timezone.now() - moment < timedelta(minutes=1):
         return "just now"
     return f"{timesince(moment)} ago"
+
+
+@register.filter
+def bot_name(position: int) -> str:
+    """A bot's name from its seat's position (games.names.bot_name)."""
+    return names.bot_name(position)

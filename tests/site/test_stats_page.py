@@ -176,6 +176,18 @@ def test_the_header_on_another_players_page_is_still_mine(three_games, bob):
     assert "alice" not in header
 
 
+def test_a_finished_game_names_its_bot_as_the_table_did(three_games, bob):
+    # The history said "bot" where the table, the lobby and the replay said "Bot 3": one
+    # name for one seat, and with two bots at a table, which was which.
+    client = Client()
+    client.force_login(bob)
+    history = client.get("/players/alice/").content.decode().split("Finished games")[1]
+    g1 = three_games[0]
+    row = re.search(rf'href="/tables/{g1.pk}/replay/".*?</tr>', history, re.S)
+    assert row, history
+    assert '<td><a href="/players/bob/">bob</a>, Bot 3</td>' in row.group(0)
+
+
 def test_the_places_table_has_a_column_for_every_place(three_games, bob):
     # Tables of 3 and 4 seats: the heading read the first row's places (1st to 3rd), so the
     # 4-seat row's 4th place stood under no heading and the 3-seat row ended short.

@@ -2,6 +2,7 @@
 // entries gathered from the server's deltalog, and what only this browser knows (selection,
 // staged groups, the last card drawn). Versions keep it right: older or equal payloads are
 // ignored, and a frame more than one version ahead is followed by a fresh GET.
+import { seatName } from "./names.js";
 import { createStore } from "./ui.js";
 
 const root = document.getElementById("table");
@@ -141,15 +142,11 @@ export function initialPayload() {
 }
 
 // ---- only while the server sends no deltalog: lines guessed from two views ---------------
-function nameOf(meta, pos) {
-  const seat = meta && meta.seats.find((x) => x.position === pos);
-  return seat ? seat.user || `Bot ${pos + 1}` : `Seat ${pos + 1}`;
-}
 function describeChange(before, payload) {
   const a = before.view, b = payload.view, m = payload.table;
   const out = [];
   if (!a || !b) return out;
-  const name = (p) => nameOf(m, p);
+  const name = (p) => seatName(m, p);
   if (b.round !== a.round) out.push(`Round ${a.round} ended; round ${b.round} begins.`);
   if (b.round === a.round) {
     if (a.phase === "draw" && b.phase !== "draw" && a.active_seat === b.active_seat) out.push(`${name(a.active_seat)} drew a card.`);

@@ -218,6 +218,17 @@ def _cards(cards: list[str]) -> str:
     return " ".join(_label(c) for c in cards)
 
 
+def _on_meld(event: dict, who: Any) -> str:
+    """ "on Bot 3's run", "on their own book": whose meld, as the table's log says it (the
+    meld's id means nothing to a reader)."""
+    owner, kind = event.get("owner"), event.get("kind")
+    if not isinstance(owner, int) or kind is None:
+        return "on a meld"
+    if owner == event.get("seat"):
+        return f"on their own {kind}"
+    return f"on {who(owner)}'s {kind}"
+
+
 def describe(events: list[dict], names: list[str], *, seat: int | None = None) -> list[str]:
     """The events of one move in words (hands are visible in a replay: cards are named)."""
 
@@ -254,7 +265,7 @@ def describe(events: list[dict], names: list[str], *, seat: int | None = None) -
             melds = " · ".join(_cards(m["cards"]) for m in e["melds"])
             out.append(f"{who(s)} lays down the contract: {melds}")
         elif kind == "laid_off":
-            out.append(f"{who(s)} lays {_label(e['card'])} off on meld {e['meld']}")
+            out.append(f"{who(s)} lays {_label(e['card'])} off {_on_meld(e, who)}")
         elif kind == "mayi_meld":
             out.append(f"{who(s)} makes a MAYI meld: {_cards(e['meld']['cards'])} ({e['score']})")
         elif kind == "replacements":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -56,6 +57,15 @@ def test_the_replay_rebuilds_the_stored_game_card_for_card(finished, carol):
     assert html.count('<li value="') >= len(moves)
     assert "<script>" not in html and "style=" not in html
     assert 'src="/static/js/replay.js"' in html
+
+
+def test_the_game_in_words_says_whose_meld_a_card_went_on(finished):
+    # It said "lays 7M off on meld m4": an id no page shows. Now whose meld, of what kind, as
+    # the table's log says it.
+    html = page(None, f"/tables/{finished.pk}/replay/").content.decode()
+    words = html.split('id="replay-log"')[1]
+    assert " off on meld " not in words
+    assert re.search(r"lays \w+ off on (their own|(alice|bob|Bot \d)'s) (run|book)", words)
 
 
 def test_a_link_to_a_move_shows_the_game_as_it_stood(finished, alice):

@@ -80,8 +80,8 @@ def test_the_admin_sign_in_asks_for_the_code_and_takes_a_recovery_code(mod):
     client = Client()
     no_code = client.post("/admin/login/", {"username": "mod", "password": PASSWORD})
     assert no_code.status_code == 200 and client.get("/admin/").status_code == 302
-    # The password first: the page then offers the user's devices (an app, recovery codes).
-    assert device.persistent_id in no_code.content.decode()
+    assert "Type the code your authenticator app shows" in no_code.content.decode()
+    # A device named outright (as django-otp's own page sent it) still works.
     login = {"username": "mod", "password": PASSWORD, "otp_device": device.persistent_id}
     wrong = client.post("/admin/login/", {**login, "otp_token": "000000"})
     assert wrong.status_code == 200 and client.get("/admin/").status_code == 302
@@ -100,6 +100,33 @@ def test_the_admin_sign_in_asks_for_the_code_and_takes_a_recovery_code(mod):
     )
     assert other.get("/admin/").status_code == 200
     assert not codes.token_set.exists()  # a recovery code works once
+
+
+def test_the_admin_sign_in_takes_the_code_with_the_password_in_one_step(mod):
+    # django-otp's page asked to pick a device after the password ("Please select a device.")
+    # and for the code again: the code's shape says which device it is from.
+    device = TOTPDevice.objects.create(user=mod, name="phone", confirmed=True)
+    codes = StaticDevice.objects.create(user=mod, name="recovery", confirmed=True)
+    codes.token_set.create(token="recover1")
+    page = Client().get("/admin/login/").content.decode()
+    assert 'name="otp_token"' in page and "recovery codes" in page
+    assert "otp_device" not in page and "otp_challenge" not in page
+    login = {"username": "mod", "password": PASSWORD}
+
+    app = Client()
+    assert app.post("/admin/login/", {**login, "otp_token": code_of(device)}).status_code == 302
+    assert app.get("/admin/").status_code == 200
+
+    recovery = Client()
+    assert recovery.post("/admin/login/", {**login, "otp_token": "recover1"}).status_code == 302
+    assert recovery.get("/admin/").status_code == 200
+    assert not codes.token_set.exists()
+
+    # A wrong code counts against the one device it looks like, never the others.
+    wrong = Client().post("/admin/login/", {**login, "otp_token": "00000"}).content.decode()
+    assert "That code is not right" in wrong
+    device.refresh_from_db()
+    assert device.throttling_failure_count == 1
 
 
 def test_a_suspended_moderator_loses_the_admin_at_once(mod, django_user_model):
@@ -536,7 +563,7 @@ def test_staff_without_an_authenticator_are_told_how_to_set_one_up(mod):
     assert "not set up two-factor sign-in yet" in text and "/accounts/2fa/" in text
     # A wrong password says nothing of the account's devices.
     wrong = Client().post("/admin/login/", {"username": "mod", "password": "nope"})
-    assert "two-factor" not in wrong.content.decode()
+    assert "not set up two-factor" not in wrong.content.decode()
     # Once one is set up, the sign-in asks for its code as before.
     TOTPDevice.objects.create(user=mod, name="phone", confirmed=True)
     again = Client().post("/admin/login/", {"username": "mod", "password": PASSWORD})

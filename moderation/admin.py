@@ -57,6 +57,14 @@ class ReadOnly(admin.ModelAdmin):
         """The buttons of an object's own page (``page_actions`` in its template): none."""
         return []
 
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        # Django titles every list "Select report to change", and these are read, not edited.
+        title = str(self.model._meta.verbose_name_plural)
+        context = {"title": title[:1].upper() + title[1:], **(extra_context or {})}
+        return super().changelist_view(request, context)
+
     def change_view(
         self,
         request: HttpRequest,

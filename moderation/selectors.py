@@ -1,15 +1,17 @@
-"""Reading restrictions: is a user muted, suspended or banned right now."""
+"""Reading restrictions (is a user muted, suspended or banned right now) and a moderator's
+desk (what waits on them)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from .models import Restriction
+from .models import AuditEntry, Report, Restriction
 
 ACCOUNT_KINDS = (Restriction.Kind.SUSPEND, Restriction.Kind.BAN)
 
@@ -38,3 +40,37 @@ def lasting_longest(
 def muted_until(user: User, now: datetime | None = None) -> Restriction | None:
     """The user's live chat mute (the one lasting longest), or None."""
     return lasting_longest(user, [Restriction.Kind.MUTE], now)
+
+
+@dataclass(frozen=True)
+class Desk:
+    """What the admin's front page shows a moderator: the queue's size and age, the reports
+    they took, the restrictions in force, and their own last actions."""
+
+    unassigned: int
+    oldest_unassigned: datetime | None
+    mine: int
+    in_force: int
+    my_actions: list[AuditEntry]
+
+
+DESK_ACTIONS = 8
+
+
+def moderator_desk(user: User) -> Desk:
+    waiting = Report.objects.filter(status=Report.Status.OPEN)
+    oldest = waiting.order_by("created").values_list("created", flat=True).first()
+    return Desk(
+        unassigned=waiting.count(),
+        oldest_unassigned=oldest,
+        mine=Report.objects.filter(status=Report.Status.ASSIGNED, assignee=user).count(),
+        in_force=Restriction.objects.filter(in_force()).count(),
+        my_actions=list(
+            # Reading a table's hands is audited too, but a moderator going through a case
+            # reads many: their changes would scroll out of sight.
+            AuditEntry.objects.filter(actor=user)
+            .exclude(action=AuditEntry.Action.INSPECT_TABLE)
+            .select_related("target_user", "table")
+            .order_by("-created")[:DESK_ACTIONS]
+        ),
+    )

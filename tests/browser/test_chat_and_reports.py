@@ -145,6 +145,18 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
         for name, size in SIZES.items():
             page.set_viewport_size(size)
             shoot(page, f"admin-report-queue-{name}")
+        # The front page counts the report, and leads to it; on a phone, above the models.
+        page.goto(f"{asgi_server}/admin/")
+        assert page.inner_text("#desk-open").startswith("1 open report")
+        desk = page.locator("#desk").bounding_box()
+        assert desk["y"] < page.locator("#content-main").bounding_box()["y"]
+        shoot(page, "admin-front-page-phone")
+        page.set_viewport_size(SIZES["desktop"])
+        shoot(page, "admin-front-page-desktop")
+        page.click("#desk-open a")
+        page.wait_for_selector("#result_list")
+        assert "Hi bob!" in page.inner_text("#result_list")
+        page.goto(f"{asgi_server}/admin/moderation/report/")
         # The link opens the table at the reported move, every hand shown.
         page.set_viewport_size(SIZES["desktop"])
         page.click("#result_list a[href*='/inspect/?move=']")

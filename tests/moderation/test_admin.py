@@ -568,3 +568,49 @@ def test_staff_without_an_authenticator_are_told_how_to_set_one_up(mod):
     TOTPDevice.objects.create(user=mod, name="phone", confirmed=True)
     again = Client().post("/admin/login/", {"username": "mod", "password": PASSWORD})
     assert "not set up two-factor" not in again.content.decode()
+
+
+def test_the_front_page_says_what_waits_on_the_moderator(
+    public_game, mod, alice, bob, carol, django_user_model
+):
+    # Its sidebar was Django's "Recent actions", which nothing here writes: "None available"
+    # whatever a moderator did. It now counts the queue and lists their own actions.
+    client = verified_client(mod)
+    empty = client.get("/admin/").content.decode()
+    assert "None available" not in empty
+    assert re.search(
+        r'id="desk-open">.*?<strong>0</strong> open reports.*?nobody is waiting', empty
+    )
+
+    said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
+    services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
+    )
+    taken = services.report_create(
+        reporter=carol, table_id=public_game.pk, reason="stalling", username="bob"
+    )
+    services.report_assign(report_id=taken.pk, moderator=mod)
+    services.user_mute(
+        moderator=mod, user=bob, duration=timedelta(hours=1), reason="insulted alice"
+    )
+    page = client.get("/admin/").content.decode()
+    assert re.search(r'id="desk-open">.*?<strong>1</strong> open report<', page, re.S)
+    assert re.search(r'id="desk-mine">.*?<strong>1</strong> assigned to you', page, re.S)
+    assert re.search(
+        r'id="desk-restrictions">.*?<strong>1</strong> restriction in force', page, re.S
+    )
+    actions = page.split('id="desk-actions"')[1]
+    assert "mute a user in chat: bob" in actions and "insulted alice" in actions
+    assert "report assigned" in actions
+    # Each count leads to the list it counts.
+    mine = f"/admin/moderation/report/?status__exact=assigned&assignee__id__exact={mod.pk}"
+    assert mine.replace("&", "&amp;") in page
+    assert client.get(mine).context["cl"].result_count == 1
+    assert "<title>Reports | May I? admin</title>" in client.get(mine).content.decode()
+    assert (
+        client.get("/admin/moderation/report/?status__exact=open").context["cl"].result_count == 1
+    )
+    assert client.get("/admin/moderation/restriction/?in_force=yes").context["cl"].result_count == 1
+    # Another moderator's desk lists their actions, not mod's.
+    other = make_staff(django_user_model, "mod2")
+    assert "insulted alice" not in verified_client(other).get("/admin/").content.decode()

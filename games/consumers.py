@@ -105,10 +105,16 @@ def shared_moves(table: Any, since: int) -> asyncio.Future:
 
 class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
     """``/ws/tables/<id>/``. Client messages: ``{"type": "sync", "version": N}``,
-    ``{"type": "action", "action": {...}, "expect_version": N}`` and ``{"type": "ping"}``."""
+    ``{"type": "action", "action": {...}, "expect_version": N}``, ``{"type": "ping"}`` and
+    ``{"type": "looking", "visible": bool}`` (the page's tab shown or hidden)."""
 
     table_id: int
     version: int
+    # "Since you last looked": the version the player had on screen last. A frame sent to a
+    # tab in the background (``?hidden=1`` at the opening, or a ``looking`` message since) is
+    # not looked at: a laptop closed overnight on the table's tab left every move "seen".
+    looked: int
+    looking: bool
     group: str | None = None
     session_group: str | None = None
     user_group: str | None = None
@@ -128,9 +134,12 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.version = -1
+        self.looked = -1
         # ``?since=N``: the version the page already has, so the first frame's log holds
         # only the moves after it (without it: the last 200 moves).
-        since = _since(self.scope.get("query_string", b""))
+        query = self.scope.get("query_string", b"")
+        since = _since(query)
+        self.looking = not _hidden(query)
         # Accept before deciding, so that a refusal reaches the client as a 4xxx close code
         # (a close before accept is only an HTTP 403 to the browser). Nothing is sent first.
         await self.accept()
@@ -152,7 +161,9 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
         self.user_group = moderation_live.user_group(user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         try:
-            frame = await _user_frame(table_id=self.table_id, user=user, since=since, seen=True)
+            frame = await _user_frame(
+                table_id=self.table_id, user=user, since=since, seen=self.looking
+            )
         except live.Refused as exc:
             await self.refuse(exc)
             return
@@ -164,10 +175,10 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
             mine.discard(self)
             if not mine:
                 del _sockets[self.table_id]
-        if self.version >= 0 and not self.closing:
-            # "Since you last looked": the version this socket showed (not on every frame).
+        if self.looked >= 0 and not self.closing:
+            # "Since you last looked": the version the page showed (not on every frame).
             await _closed(
-                table_id=self.table_id, session_key=self._session_key(), version=self.version
+                table_id=self.table_id, session_key=self._session_key(), version=self.looked
             )
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -239,6 +250,8 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
         if frame["version"] <= self.version and not force:
             return
         self.version = frame["version"]
+        if self.looking:
+            self.looked = self.version
         if committed_at is not None and announced == frame["version"]:
             frame["committed_at"] = committed_at
         await self.send_json(frame)
@@ -258,6 +271,10 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
             await self.sync(content.get("version"))
         elif kind == "action":
             await self.act(content.get("action"), content.get("expect_version"))
+        elif kind == "looking":
+            self.looking = content.get("visible") is True
+            if self.looking:
+                self.looked = self.version
         elif kind == "ping":
             # The page's keepalive: keeps proxies from closing an idle socket, and the player
             # marked online while the page is open.
@@ -266,7 +283,7 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
             else:
                 await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "signed out"))
         else:
-            await self.error("bad_request", 'send {"type": "sync"}, "action" or "ping"')
+            await self.error("bad_request", 'send {"type": "sync"}, "action", "ping" or "looking"')
 
     async def sync(self, version: Any) -> None:
         """A client that suspects it missed a frame: a fresh frame if its version is stale."""
@@ -280,6 +297,8 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
             return
         if frame["version"] == version:
             self.version = max(self.version, frame["version"])
+            if self.looking:
+                self.looked = self.version
             await self.send_json({"type": "current", "version": version})
         else:
             await self.send_frame(frame, force=True)
@@ -329,6 +348,11 @@ def _since(query_string: bytes) -> int | None:
         if value.isdigit() and len(value) < 12:
             return int(value)
     return None
+
+
+def _hidden(query_string: bytes) -> bool:
+    """``hidden=1``: the page opened its socket from a tab in the background."""
+    return parse_qs(query_string.decode("latin-1")).get("hidden", [""])[:1] == ["1"]
 
 
 def _first_error(exc: ValidationError) -> str:

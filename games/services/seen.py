@@ -1,8 +1,9 @@
 """ "Since you last looked": the table version each player last saw.
 
 Written on the reads a player makes on purpose (the table page, ``GET /api/tables/<id>``, a
-socket opening or closing), never on each pushed frame, and only when the version moved on:
-one conditional UPDATE, and none at all when nothing changed.
+socket opening or closing: the version its tab last showed, games/consumers.py), never on each
+pushed frame, and only when the version moved on: one conditional UPDATE, and none at all when
+nothing changed.
 """
 
 from __future__ import annotations

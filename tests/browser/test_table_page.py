@@ -433,6 +433,54 @@ def test_since_you_last_looked(live_server, browser, alice, bob, pool):
         page.context.close()
 
 
+_TAB = """([visible, awayMs]) => {
+  if (!window.tabShown) {
+    // The tab's visibility and the clock as the page reads them: shown or hidden at will, and
+    // a while away without waiting for it.
+    window.tabShown = true;
+    window.skew = 0;
+    Object.defineProperty(document, "visibilityState", { get: () => (window.tabShown ? "visible" : "hidden"), configurable: true });
+    const now = Date.now;
+    Date.now = () => now() + window.skew;
+  }
+  window.skew += awayMs;
+  window.tabShown = visible;
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_back_to_the_tab_after_a_while_shows_what_the_others_did(
+    live_server, browser, alice, bob, pool
+):
+    # The table's tab in the background for an hour: the moves were there when she came back,
+    # with nothing to say which were new, and "Since you last looked" appeared only at a reload.
+    table_id, users = pool.submit(_start_with_bob, alice, bob).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    try:
+        # A glance at another tab: the moves are on the table, nothing more to say.
+        v = _version(page)
+        page.evaluate(_TAB, [False, 0])
+        pool.submit(_others_move, table_id, users, alice, 1).result()
+        _moved(page, v)
+        page.evaluate(_TAB, [True, 3000])
+        assert page.locator("#since").count() == 0
+        # An hour away while bob plays.
+        v = _version(page)
+        page.evaluate(_TAB, [False, 0])
+        pool.submit(_others_move, table_id, users, alice, 2).result()
+        _moved(page, v)
+        assert page.locator("#since").count() == 0
+        page.evaluate(_TAB, [True, 3600_000])
+        page.wait_for_selector("#since")
+        text = page.inner_text("#since")
+        assert "Since you last looked" in text and "bob" in text
+        shoot(page, "since-back-to-the-tab")
+        page.click("#since button")
+        assert page.locator("#since").count() == 0
+    finally:
+        page.context.close()
+
+
 # Round 5 (2 books + 1 run) at a table of four, late: the three others are down with three
 # melds each and I hold eleven cards, my turn to draw. On a phone the table and my hand must
 # both be on the screen: the melds are there to read and to lay off onto.

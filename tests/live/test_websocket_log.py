@@ -1,6 +1,7 @@
 """The log in websocket frames: each frame carries the moves since the version that socket
 was last sent (bots' moves included), a reconnect's ``?since=`` and a ``sync`` bound the first
-log, and a socket's close records the version the player saw."""
+log, and a socket's close records the version the player saw (not one sent to a tab in the
+background)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ def moves_of(table_id: int) -> list[Move]:
     return list(Move.objects.filter(table_id=table_id).order_by("seq"))
 
 
-def connect_since(table_id: int, key: str, since: int) -> WebsocketCommunicator:
+def connect_since(
+    table_id: int, key: str, since: int, *, hidden: bool = False
+) -> WebsocketCommunicator:
     from mayi_site.asgi import application
 
     headers = [
@@ -38,7 +41,8 @@ def connect_since(table_id: int, key: str, since: int) -> WebsocketCommunicator:
         (b"origin", ORIGIN),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
     ]
-    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/?since={since}", headers)
+    query = f"since={since}" + ("&hidden=1" if hidden else "")
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/?{query}", headers)
 
 
 def test_each_frame_logs_the_moves_since_the_sockets_last_frame(alice, bob):
@@ -143,3 +147,46 @@ def test_an_action_over_the_socket_answers_with_its_log(alice, bob):
         await comm.disconnect()
 
     run(scenario)
+
+
+def test_frames_to_a_tab_in_the_background_are_not_counted_as_seen(alice, bob):
+    # A laptop closed overnight on the table's tab: its socket was sent every move and, as it
+    # closed, recorded them all as seen, so "Since you last looked" said nothing the next day.
+    from tests.live.test_websocket import _act_or_bump
+
+    table = started(alice, bob, seats=3, public=False)
+    key = session_for(alice)
+    seen = database_sync_to_async(
+        lambda: Seat.objects.get(table=table, user=alice).last_seen_version
+    )
+    others_move = database_sync_to_async(lambda: _act_or_bump(table.pk, bob))
+    versions: dict[str, int] = {}
+
+    async def scenario() -> None:
+        comm = connect_since(table.pk, key, 0, hidden=True)
+        assert (await comm.connect(timeout=TIMEOUT))[0]
+        await comm.receive_json_from(timeout=TIMEOUT)
+        assert await seen() is None  # opened in the background: nothing looked at yet
+        await others_move()
+        first = await comm.receive_json_from(timeout=TIMEOUT)
+        await comm.send_json_to({"type": "looking", "visible": True})
+        versions["looked"] = first["version"]
+        await comm.send_json_to({"type": "looking", "visible": False})
+        for _ in range(2):
+            await others_move()
+            versions["last"] = (await comm.receive_json_from(timeout=TIMEOUT))["version"]
+        await comm.disconnect()
+
+    run(scenario)
+    assert versions["last"] > versions["looked"]
+    # The close records the version the tab showed when it went to the background.
+    assert Seat.objects.get(table=table, user=alice).last_seen_version == versions["looked"]
+
+    async def back() -> None:
+        comm = connect_since(table.pk, key, 0)
+        assert (await comm.connect(timeout=TIMEOUT))[0]
+        await comm.receive_json_from(timeout=TIMEOUT)
+        await comm.disconnect()
+
+    run(back)  # opened in sight: seen at once, as before
+    assert Seat.objects.get(table=table, user=alice).last_seen_version == versions["last"]

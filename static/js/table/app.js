@@ -17,6 +17,8 @@ import { snapshot, play } from "./motion.js";
 import { checkSelection, layoffTargets } from "./check.js";
 
 const SEEN_KEY = `mayi:seen:${tableId}`;
+// Away from the tab this long, the moves made meanwhile are listed when it is shown again.
+const AWAY_MS = 20000;
 const FOLD_KEY = `mayi:fold:${tableId}`;
 // The width below which table.css shows the hand's fold button.
 const PHONE = window.matchMedia("(max-width: 640px)");
@@ -101,6 +103,29 @@ function Game({ since: since0 }) {
   const [notify, setNotifyState] = useState(readLocal("mayi:notify", false));
   const [roundPanel, setRoundPanel] = useState(null);
   const [since, setSince] = useState(since0);
+  // Back to the tab after a while away: what the others did meanwhile, as at a page load (a
+  // quick look at another tab adds nothing: the moves are on the table and in the log).
+  const away = useRef(document.visibilityState === "visible" ? null : { version: store.get().version, at: Date.now() });
+  useEffect(() => {
+    const follow = () => {
+      const now = store.get();
+      if (document.visibilityState !== "visible") {
+        if (away.current === null) away.current = { version: now.version, at: Date.now() };
+        return;
+      }
+      const from = away.current;
+      away.current = null;
+      if (from === null || Date.now() - from.at < AWAY_MS || !now.meta) return;
+      const missed = now.log.filter((e) => e.version > from.version && e.seat !== now.meta.my_seat);
+      if (!missed.length) return;
+      setSince((shown) => {
+        const seqs = new Set(missed.map((e) => e.seq));
+        return [...(shown || []).filter((e) => !seqs.has(e.seq)), ...missed];
+      });
+    };
+    document.addEventListener("visibilitychange", follow);
+    return () => document.removeEventListener("visibilitychange", follow);
+  }, []);
   const [meter, setMeter] = useState(null);
   // The phone's hand folds to its head row, to give the table the whole screen for a while;
   // kept per table across reloads, like the hand's order. Only a phone has the fold button,

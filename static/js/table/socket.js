@@ -34,7 +34,10 @@ export function connect() {
   if (stopped || (socket && socket.readyState <= 1)) return;
   clearTimeout(retryTimer);
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${tableId}/`);
+  // From a tab in the background the frames are not looked at: the server must not count
+  // them as seen ("Since you last looked"), until the tab is shown (a "looking" message).
+  const hidden = document.visibilityState === "visible" ? "" : "?hidden=1";
+  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${tableId}/${hidden}`);
   socket = ws;
   // A socket still closing when we reconnected (the tab came back, the network returned)
   // closes later: it must neither mark the page stale nor start one more connection.
@@ -79,7 +82,9 @@ export function startSocket() {
   // Back from a sleeping laptop or a lost network: try at once rather than after the backoff.
   window.addEventListener("online", () => { retry = 0; connect(); });
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") { retry = 0; connect(); }
+    const visible = document.visibilityState === "visible";
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "looking", visible }));
+    if (visible) { retry = 0; connect(); }
   });
   connect();
 }

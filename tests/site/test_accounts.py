@@ -116,6 +116,10 @@ def test_the_profile_counts_no_round_of_an_aborted_table(alice, bot_game, django
     client.force_login(alice)
     page = client.get("/accounts/profile/").content.decode()
     assert "1 round played" in page and "1 point in all" in page
+    assert "never out first" in page  # not "out first in 0"
+    RoundResult.objects.filter(table=bot_game).update(went_out=True)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "out first in 1 of them" in page
     mod = django_user_model.objects.create_user("mod", "mod@example.com", PASSWORD)
     table_abort(moderator=mod, table_id=bot_game.pk, reason="a test")
     page = client.get("/accounts/profile/").content.decode()

@@ -21,7 +21,7 @@ from games.models import Table
 from moderation import services as moderation
 from moderation.models import Report
 from tests.browser.pages import signed_in_page
-from tests.browser.tables import shoot
+from tests.browser.tables import serious_violations, shoot
 from tests.conftest import PASSWORD, verified_client
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 
@@ -135,6 +135,7 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
         totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
         page.fill("#id_otp_token", f"{totp.token():06d}")
         shoot(page, "admin-sign-in-desktop")
+        assert serious_violations(page) == []
         page.click("input[type=submit]")
         page.wait_for_selector("#result_list")
         queue = page.inner_text("#result_list")
@@ -153,6 +154,7 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
         shoot(page, "admin-front-page-phone")
         page.set_viewport_size(SIZES["desktop"])
         shoot(page, "admin-front-page-desktop")
+        assert serious_violations(page) == []
         page.click("#desk-open a")
         page.wait_for_selector("#result_list")
         assert "Hi bob!" in page.inner_text("#result_list")

@@ -80,9 +80,10 @@ def hidden_for(profile: Profile | None, owner: User, viewer: Any) -> bool:
 
 
 def player_stats(
-    *, username: str, viewer: User | AnonymousUser, ruleset: str = ALL
+    *, username: str, viewer: User | AnonymousUser, ruleset: str = ALL, history_page: int = 1
 ) -> dict[str, Any]:
-    """Everything the statistics page and ``GET /api/players/<username>/stats`` show.
+    """Everything the statistics page and ``GET /api/players/<username>/stats`` show; the
+    finished games ``HISTORY_LIMIT`` to a page, newest first (``history_page`` 1).
 
     Raises PlayerNotFound, or PlayerHidden when the player hides their page from ``viewer``.
     """
@@ -126,6 +127,12 @@ def player_stats(
     if scope == ALL:
         figures["streak"]["best"] = max(figures["streak"]["best"], _best_streak(scoped))
 
+    # Every finished game is on some page of the history: a player's 21st game back was on
+    # none, and the home page's "My games" lists only their last few.
+    history_pages = max(1, -(-len(scoped) // HISTORY_LIMIT))
+    history_page = min(max(1, history_page), history_pages)
+    history_end = len(scoped) - (history_page - 1) * HISTORY_LIMIT
+    history_start = max(0, history_end - HISTORY_LIMIT)
     recent = [
         HistoryGame(
             table_id=r[0],
@@ -139,7 +146,7 @@ def player_stats(
             rating_after=display(r[8], r[9] or 0.0) if r[8] is not None else None,
             expelled=r[10],
         )
-        for r in reversed(scoped[-HISTORY_LIMIT:])
+        for r in reversed(scoped[history_start:history_end])
     ]
     by_table = {g.table_id: g for g in recent}
     # Every table the page links to a replay of: the recent games, the rating table's, the
@@ -242,6 +249,8 @@ def player_stats(
         "rating_history": history_points,
         "figures": figures,
         "history": recent,
+        "history_page": history_page,
+        "history_pages": history_pages,
         "replay_closed": replay_closed,
         "closed_pages": closed_pages,
     }

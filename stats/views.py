@@ -37,8 +37,14 @@ def _pct(value: float | None) -> str:
 
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
     scope = request.GET.get("ruleset", selectors.ALL)
+    games = request.GET.get("games", "1")
     try:
-        page = selectors.player_stats(username=username, viewer=request.user, ruleset=scope)
+        page = selectors.player_stats(
+            username=username,
+            viewer=request.user,
+            ruleset=scope,
+            history_page=int(games) if games.isdigit() and len(games) < 7 else 1,
+        )
     except selectors.PlayerNotFound as exc:
         return _refusal(request, str(exc), 404)
     except selectors.PlayerHidden as exc:

@@ -47,6 +47,12 @@ class Lobby:
     mine: list[LobbyEntry]
     open_tables: list[LobbyEntry]
 
+    @property
+    def finished_shown(self) -> bool:
+        """Some of my finished games are listed (the last few: older ones are in my
+        statistics' history)."""
+        return any(e.table.status == Table.Status.FINISHED for e in self.mine)
+
 
 def waiting_mark(table: Table, position: int | None) -> str:
     """What the game waits on this seat for: its turn, an open "May I?" window, or nothing.

@@ -20,6 +20,10 @@ from .log import log_page, table_log
 from .selectors import read_table_with_seats, with_seats
 
 LOBBY_LIMIT = 100
+# A player's own tables in the lobby: all that are open or played (a bound, not a page: nobody
+# plays this many at once), and the last finished ones; the rest are in their statistics.
+ACTIVE_LIMIT = 500
+FINISHED_LIMIT = 10
 
 
 def table_get_for_user(*, table_id: int, user: User | AnonymousUser) -> tuple[Table, list[Seat]]:
@@ -44,13 +48,27 @@ def table_check_access(table: Table, seats: list[Seat], user: User | AnonymousUs
         raise NotSeated("this table is private")
 
 
-def table_list_for_user(*, user: User) -> QuerySet[Table]:
-    """Open public tables, and every table the user sits at (newest first)."""
+def table_list_for_user(*, user: User) -> list[Table]:
+    """Every table the user sits at that is open or being played, their
+    ``FINISHED_LIMIT`` most recently finished ones, and the newest ``LOBBY_LIMIT`` open public
+    tables (newest first). One cut over them all hid a game of weeks ago still waiting on a
+    player from them once they had played a hundred quick games since."""
     mine = Seat.objects.filter(user=user).values("table_id")
-    tables = Table.objects.filter(Q(status=Table.Status.OPEN, public=True) | Q(pk__in=mine))
-    return with_seats(tables.exclude(status=Table.Status.ABORTED).order_by("-created"))[
+    live = Table.objects.filter(
+        pk__in=mine, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
+    ).order_by("-created")[:ACTIVE_LIMIT]
+    finished = Table.objects.filter(pk__in=mine, status=Table.Status.FINISHED).order_by("-updated")[
+        :FINISHED_LIMIT
+    ]
+    joinable = Table.objects.filter(status=Table.Status.OPEN, public=True).order_by("-created")[
         :LOBBY_LIMIT
     ]
+    tables = Table.objects.filter(
+        Q(pk__in=live.values("pk"))
+        | Q(pk__in=finished.values("pk"))
+        | Q(pk__in=joinable.values("pk"))
+    )
+    return list(with_seats(tables.order_by("-created")))
 
 
 def table_list_open(*, limit: int = LOBBY_LIMIT) -> QuerySet[Table]:

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import engine, services
 from games.engine.legal import answerers
-from games.models import Table
+from games.models import Seat, Table
 from games.services.lobby import MAY_I_OPEN, YOUR_TURN
 from tests.conftest import PASSWORD
 from tests.engine.helpers import make_state
@@ -121,6 +121,34 @@ def test_my_games_lists_the_tables_waiting_on_me_first_and_marks_them(alice, bob
     # bob sees the same table marked for him.
     bob_lobby = services.lobby_for_user(user=bob)
     assert [e.mark for e in bob_lobby.mine if e.table.pk == bobs_turn.pk] == [YOUR_TURN]
+
+
+def test_a_long_game_stays_in_my_games_after_many_quick_ones(alice, bob, api_for):
+    # The lobby cut every table at the 100 newest: a game started weeks ago, still waiting on
+    # alice, left "My games" (and GET /api/tables) once she had played 100 quick games since.
+    long_game = _table_waiting_on(alice, bob, seat=0)
+    Table.objects.filter(pk=long_game.pk).update(created=timezone.now() - timedelta(days=21))
+    quick = [
+        Table(ruleset="bga", status=Table.Status.FINISHED, invite_code=f"quick{i}", host=alice)
+        for i in range(105)
+    ]
+    Table.objects.bulk_create(quick)
+    quick = list(Table.objects.filter(invite_code__startswith="quick").order_by("pk"))
+    Seat.objects.bulk_create(Seat(table=t, position=0, user=alice) for t in quick)
+    # The newest finished: each an hour after the one before.
+    for i, t in enumerate(quick):
+        Table.objects.filter(pk=t.pk).update(updated=timezone.now() - timedelta(hours=200 - i))
+
+    lobby = services.lobby_for_user(user=alice)
+    mine = [e.table.pk for e in lobby.mine]
+    assert mine[0] == long_game.pk and lobby.mine[0].mark == YOUR_TURN
+    # The finished ones: the 10 that ended last, newest first; the rest are on her statistics.
+    assert mine[1:] == [t.pk for t in reversed(quick[-10:])]
+    page = logged_in(alice).get("/").content.decode()
+    assert f'data-table="{long_game.pk}"' in page
+    assert 'href="/players/alice/#history"' in page
+    listed = {t["id"] for t in api_for(alice).get("/api/tables").json()["tables"]}
+    assert long_game.pk in listed and len(listed) == 11
 
 
 def test_open_public_tables_to_join_and_my_invite_link_with_a_copy_button(alice, bob):

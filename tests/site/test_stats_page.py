@@ -4,6 +4,7 @@ by hand here, the privacy setting, and a fixed number of SQL queries however man
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.db import connection
@@ -443,3 +444,34 @@ def test_a_player_expelled_by_the_clock_is_counted_last_even_if_the_bot_won_the_
     page.force_login(alice)
     history = page.get("/players/alice/").content.decode()
     assert "3rd of 3" in history and "expelled by the clock" in history
+
+
+def test_every_finished_game_is_on_a_page_of_the_history(alice, bob):
+    # The history showed the 20 newest games and no way to the older ones.
+    start = timezone.now() - timedelta(days=60)
+    games = [
+        finished_game(
+            [alice, bob], [rounds([5] * 7), rounds([10] * 7)], when=start + timedelta(hours=i)
+        )
+        for i in range(45)
+    ]
+    client = Client()
+    client.force_login(bob)
+
+    def listed(query: str) -> list[int]:
+        html = client.get(f"/players/alice/{query}").content.decode()
+        section = html.split('id="history"')[1]
+        return [int(t) for t in re.findall(r'href="/tables/(\d+)/replay/"', section)]
+
+    first = client.get("/players/alice/").content.decode().split('id="history"')[1]
+    assert "page 1 of 3" in first and 'href="?ruleset=all&amp;games=2#history"' in first
+    assert "Newer games" not in first
+    assert listed("") == [g.pk for g in reversed(games[-20:])]
+    assert listed("?ruleset=all&games=2") == [g.pk for g in reversed(games[5:25])]
+    last = client.get("/players/alice/?ruleset=bga&games=3").content.decode()
+    assert "page 3 of 3" in last and 'href="?ruleset=bga&amp;games=2#history"' in last
+    assert "Older games" not in last.split('id="history"')[1]
+    assert listed("?ruleset=bga&games=3") == [g.pk for g in reversed(games[:5])]
+    # Past the end: the last page; nonsense: the first.
+    assert listed("?games=99") == listed("?games=3")
+    assert listed("?games=x") == listed("") == listed("?games=-1")

@@ -423,14 +423,18 @@ def test_since_you_last_looked(live_server, browser, alice, bob, pool):
     pool.submit(_others_move, table_id, users, alice, 3).result()
     page = _open(browser, live_server.url, alice, table_id, "desktop")
     try:
-        page.wait_for_selector("#since")
-        text = page.inner_text("#since")
-        assert "Since you last looked" in text and "bob" in text
-        shoot(page, "since")
-        page.click("#since button")
-        assert page.locator("#since").count() == 0
+        _since_names_bob_and_dismisses(page, "since")
     finally:
         page.context.close()
+
+
+def _since_names_bob_and_dismisses(page: Any, shot: str) -> None:
+    page.wait_for_selector("#since")
+    text = page.inner_text("#since")
+    assert "Since you last looked" in text and "bob" in text
+    shoot(page, shot)
+    page.click("#since button")
+    assert page.locator("#since").count() == 0
 
 
 _TAB = """([visible, awayMs]) => {
@@ -471,12 +475,7 @@ def test_back_to_the_tab_after_a_while_shows_what_the_others_did(
         _moved(page, v)
         assert page.locator("#since").count() == 0
         page.evaluate(_TAB, [True, 3600_000])
-        page.wait_for_selector("#since")
-        text = page.inner_text("#since")
-        assert "Since you last looked" in text and "bob" in text
-        shoot(page, "since-back-to-the-tab")
-        page.click("#since button")
-        assert page.locator("#since").count() == 0
+        _since_names_bob_and_dismisses(page, "since-back-to-the-tab")
     finally:
         page.context.close()
 

@@ -19,6 +19,7 @@ from accounts.tokens import token_issue
 from games import services
 from games.models import RoundResult, Seat, Table
 from games.ratelimits import ratelimited
+from moderation.selectors import reports_filed_by
 
 
 class SignUpForm(UserCreationForm):
@@ -101,6 +102,7 @@ def profile(request: SignedInRequest) -> HttpResponse:
             "token": token,
             "stats_hidden": profile.stats_hidden,
             "new_token": request.session.pop("new_api_token", None),
+            "reports": reports_filed_by(user),
         },
     )
 

@@ -1,5 +1,5 @@
-"""Reading restrictions (is a user muted, suspended or banned right now) and a moderator's
-desk (what waits on them)."""
+"""Reading restrictions (is a user muted, suspended or banned right now), a moderator's desk
+(what waits on them), and a player's own reports (what became of them)."""
 
 from __future__ import annotations
 
@@ -73,4 +73,20 @@ def moderator_desk(user: User) -> Desk:
             .select_related("target_user", "table")
             .order_by("-created")[:DESK_ACTIONS]
         ),
+    )
+
+
+REPORTS_SHOWN = 10
+
+
+def reports_filed_by(user: User) -> list[Report]:
+    """The user's last reports, newest first: their profile says whether a moderator took
+    each and when it was handled (not the moderator's note, which is for the staff)."""
+    return list(
+        Report.objects.filter(reporter=user)
+        .select_related("reported_user")
+        .only(
+            "pk", "table_id", "reason", "status", "created", "resolved", "reported_user__username"
+        )
+        .order_by("-created")[:REPORTS_SHOWN]
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from chat import services as chat
 from moderation import services
@@ -76,3 +77,28 @@ def test_assign_and_resolve_write_audit_rows(public_game, alice, bob, carol):
         ("report_assign", "carol"),
         ("report_resolve", "carol"),
     ]
+
+
+def test_my_profile_says_what_became_of_my_reports(public_game, alice, bob, carol):
+    # A report went into the queue and the reporter never heard of it again.
+    def mine(user) -> str:
+        client = Client()
+        client.force_login(user)
+        page = client.get("/accounts/profile/").content.decode()
+        return (
+            page.split('id="my-reports"')[1].split("</section>")[0] if "my-reports" in page else ""
+        )
+
+    assert mine(alice) == ""  # no report, no section
+    said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
+    about_bob = services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
+    )
+    assert "bob: abusive or hateful" in mine(alice) and "waiting for a moderator" in mine(alice)
+    services.report_assign(report_id=about_bob.pk, moderator=carol)
+    assert "a moderator is on it" in mine(alice)
+    services.report_resolve(report_id=about_bob.pk, moderator=carol, note="bob muted for a day")
+    shown = mine(alice)
+    assert "handled " in shown and f'href="/tables/{public_game.pk}/"' in shown
+    assert "muted" not in shown  # the moderator's note is for the staff
+    assert mine(bob) == ""  # the reported player sees nothing of it

@@ -24,6 +24,7 @@ from django.utils.timezone import localtime
 from chat.models import ChatMessage
 from chat.services import chat_hide, chat_unhide
 from games import engine
+from games.names import bot_name
 from games.services import ServiceError
 from stats.replay import card_face, describe, seat_names
 
@@ -580,8 +581,9 @@ class TableCaseAdmin(ReadOnly):
     @admin.display(description="players")
     def players(self, obj: TableCase) -> str:
         return ", ".join(
-            (s.user.get_username() if s.user else "bot") + (" (bot plays)" if s.expelled else "")
-            for s in obj.seats.all()
+            (s.user.get_username() if s.user else bot_name(s.position))
+            + (" (bot plays)" if s.expelled else "")
+            for s in sorted(obj.seats.all(), key=lambda s: s.position)
         )
 
     @admin.display(description="")

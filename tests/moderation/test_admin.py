@@ -614,3 +614,9 @@ def test_the_front_page_says_what_waits_on_the_moderator(
     # Another moderator's desk lists their actions, not mod's.
     other = make_staff(django_user_model, "mod2")
     assert "insulted alice" not in verified_client(other).get("/admin/").content.decode()
+
+
+def test_the_table_cases_name_the_bots_as_the_table_does(bot_game, mod):
+    # The list said "alice, bot, bot": which bot a report about "Bot 3" meant was a guess.
+    page = verified_client(mod).get("/admin/moderation/tablecase/").content.decode()
+    assert "alice, Bot 2, Bot 3" in page

@@ -112,18 +112,28 @@ class MemberAdmin(ReadOnly):
     list_display = ("username", "email", "is_active", "is_staff", "standing", "date_joined")
     list_filter = ("is_active", "is_staff")
     search_fields = ("username", "email")
+    # The account's own fields through callables: Django's help texts under them ("Unselect
+    # this instead of deleting accounts", "Letters, digits and @/./+/-/_ only") spoke of
+    # editing a page the moderator only reads.
     fields = (
-        "username",
+        "name",
         "email",
-        "is_active",
-        "is_staff",
+        "account",
+        "role",
         "date_joined",
         "last_login",
         "restriction_history",
         "reports_about",
         "games_played",
     )
-    readonly_fields = ("restriction_history", "reports_about", "games_played")
+    readonly_fields = (
+        "name",
+        "account",
+        "role",
+        "restriction_history",
+        "reports_about",
+        "games_played",
+    )
     ordering = ("username",)
 
     class Media:
@@ -164,6 +174,20 @@ class MemberAdmin(ReadOnly):
             ),
         ),
     ]
+
+    @admin.display(description="username")
+    def name(self, obj: Any) -> str:
+        return str(obj.get_username())
+
+    @admin.display(description="account")
+    def account(self, obj: Any) -> str:
+        return "can sign in" if obj.is_active else "cannot sign in (suspended or banned)"
+
+    @admin.display(description="role")
+    def role(self, obj: Any) -> str:
+        if obj.is_superuser:
+            return "superuser"
+        return "staff (moderator)" if obj.is_staff else "player"
 
     @admin.display(description="restrictions in force")
     def standing(self, obj: Any) -> str:

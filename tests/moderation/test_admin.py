@@ -469,6 +469,10 @@ def test_a_members_page_shows_their_record(public_game, mod, alice, bob, carol):
     assert "ended " in page and "muted in chat" in page and "insulted alice" in page
     assert page.index("suspended") < page.index("insulted alice")  # newest first
     assert "2 reports, 2 not resolved" in page
+    # In the moderator's words, without Django's help texts for editing an account.
+    assert "cannot sign in (suspended or banned)" in page and "player" in page
+    assert "Unselect this instead of deleting accounts" not in page
+    assert "Letters, digits and" not in page
     assert f"/players/{bob.username}/" in page
     # The link lists the reports about bob, not the one he made.
     link = f"/admin/moderation/report/?reported_user__id__exact={bob.pk}"

@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games.models import Move, Table
+from games import engine, services
+from games.engine.bots import choose_action
+from games.models import Move, Seat, Table
 from tests.browser.pages import signed_in_page, wait_for_js, wait_live
 from tests.browser.tables import (
     OFFER,
@@ -363,11 +365,6 @@ def test_the_end_of_the_game_and_no_serious_accessibility_violation(
 
 
 def _start_with_bob(alice: Any, bob: Any) -> tuple[int, dict[int, Any]]:
-    from django.db import connection
-
-    from games import services
-    from games.models import Seat
-
     try:
         table = services.table_create(host=alice, seats=3)
         services.table_join(user=bob, table_id=table.pk)
@@ -384,11 +381,6 @@ def _start_with_bob(alice: Any, bob: Any) -> tuple[int, dict[int, Any]]:
 
 def _others_move(table_id: int, users: dict[int, Any], me: Any, count: int) -> int:
     """Moves by the human seats (bot policy), until ``count`` of them were not ``me``'s."""
-    from django.db import connection
-
-    from games import engine
-    from games.engine.bots import choose_action
-
     try:
         theirs = 0
         while theirs < count:
@@ -424,6 +416,43 @@ def test_since_you_last_looked(live_server, browser, alice, bob, pool):
     page = _open(browser, live_server.url, alice, table_id, "desktop")
     try:
         _since_names_bob_and_dismisses(page, "since")
+    finally:
+        page.context.close()
+
+
+def _waiting_room_step(step: str, table_id: int | None, user: Any) -> int:
+    try:
+        if step == "open":
+            return services.table_create(host=user, seats=3).pk
+        assert table_id is not None
+        if step == "join":
+            services.table_join(user=user, table_id=table_id)
+        else:
+            services.table_start(user=user, table_id=table_id, seed="browser-waiting-room")
+        return table_id
+    finally:
+        connection.close()
+
+
+def test_the_waiting_room_follows_the_table_until_the_game_starts(
+    live_server, browser, alice, bob, carol, pool
+):
+    # The page of a table waiting for players never opened its socket: it said "connecting…"
+    # for ever, and who joined, or that the host had started the game, showed only on a reload.
+    table_id = pool.submit(_waiting_room_step, "open", None, bob).result()
+    pool.submit(_waiting_room_step, "join", table_id, alice).result()
+    page = signed_in_page(browser, live_server.url, alice)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        wait_live(page)
+        assert page.inner_text("#live-status") == "live"
+        assert "Waiting for players (2/3)" in page.inner_text("#table")
+        pool.submit(_waiting_room_step, "join", table_id, carol).result()
+        page.wait_for_selector("#table h2:has-text('Waiting for players (3/3)')")
+        assert "carol" in page.inner_text("#table")
+        pool.submit(_waiting_room_step, "start", table_id, bob).result()
+        page.wait_for_selector("#hand [data-card]")
+        wait_live(page)
     finally:
         page.context.close()
 

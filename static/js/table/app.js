@@ -336,7 +336,9 @@ function LogRoot() {
 }
 
 export function start() {
-  if (!hasGame) return; // a table waiting for players is plain server-rendered forms
+  // A table waiting for players is plain server-rendered forms: its socket only tells when
+  // to draw it afresh (someone joined or left, the game started: state.js apply reloads).
+  if (!hasGame) { startSocket(); return; }
   const payload = initialPayload();
   const seenSeq = readLocal(SEEN_KEY, null);
   apply(payload, "page");

@@ -23,9 +23,14 @@ def _error(status: int, code: str, message: str) -> HttpResponse:
     "/players/{username}/stats",
     response={200: dict[str, Any], **{c: ErrorOut for c in (400, 401, 403, 404, 503)}},
 )
-def player_stats(request: HttpRequest, username: str, ruleset: str = selectors.ALL) -> Any:
+def player_stats(
+    request: HttpRequest, username: str, ruleset: str = selectors.ALL, games: int = 1
+) -> Any:
+    """``games``: the page of the finished games (``history``), 20 to a page, 1 the newest."""
     try:
-        page = selectors.player_stats(username=username, viewer=request.user, ruleset=ruleset)
+        page = selectors.player_stats(
+            username=username, viewer=request.user, ruleset=ruleset, history_page=games
+        )
     except selectors.PlayerNotFound as exc:
         return _error(404, "player_not_found", str(exc))
     except selectors.PlayerHidden as exc:
@@ -37,6 +42,8 @@ def player_stats(request: HttpRequest, username: str, ruleset: str = selectors.A
         "ratings": page["ratings"],
         "rating_history": page["rating_history"],
         "figures": page["figures"],
+        "history_page": page["history_page"],
+        "history_pages": page["history_pages"],
         "history": [
             {
                 "table": g.table_id,

@@ -475,3 +475,7 @@ def test_every_finished_game_is_on_a_page_of_the_history(alice, bob):
     # Past the end: the last page; nonsense: the first.
     assert listed("?games=99") == listed("?games=3")
     assert listed("?games=x") == listed("") == listed("?games=-1")
+    # The API pages the same way.
+    body = client.get("/api/players/alice/stats?games=3").json()
+    assert (body["history_page"], body["history_pages"]) == (3, 3)
+    assert [g["table"] for g in body["history"]] == [g.pk for g in reversed(games[:5])]

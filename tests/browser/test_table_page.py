@@ -741,6 +741,7 @@ def test_my_answer_to_may_i_goes_through_when_another_answered_first(
     socket = _HeldSocket()
     page = _open(browser, live_server.url, alice, table_id, "desktop", before=socket.route)
     try:
+        assert "Waiting for you and bob." in page.inner_text("#window")  # not "you, bob"
         v = _version(page)
         # Bob says no thanks a moment before I click, and its frame is still on its way to me:
         # my page shows the version before his answer, so my answer arrives stale (409). The

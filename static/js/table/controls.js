@@ -5,7 +5,7 @@
 import { html } from "./ui.js";
 import { Card, MiniCards, faceOf, spoken } from "./cards.js";
 import { left } from "./clock.js";
-import { seatName, possessive } from "./names.js";
+import { seatName, possessive, listOf } from "./names.js";
 import { store } from "./state.js";
 
 // A table a moderator aborted is over too, though its game never reached its end (the view
@@ -95,7 +95,7 @@ export function Offer({ s, act }) {
     <div class="offer-text">
       ${w
         ? html`<span>“May I?” <strong>${spoken(w.card, faces)}</strong> + a penalty card${t ? html` · <span class="countdown" data-countdown="window">${t}</span> left` : ""}</span>
-          ${w.waiting.length ? html`<span class="hint">Waiting for ${w.waiting.map((p) => (p === meta.my_seat ? "you" : seatName(meta, p))).join(", ")}.</span>` : ""}`
+          ${w.waiting.length ? html`<span class="hint">Waiting for ${listOf(w.waiting.map((p) => (p === meta.my_seat ? "you" : seatName(meta, p))))}.</span>` : ""}`
         : answer
           ? html`<span>Answer now for <strong>${spoken(card, faces)}</strong> (the discard on top), in case ${seatName(meta, view.active_seat)} draws from the stock.</span>`
           : ""}

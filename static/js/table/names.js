@@ -7,3 +7,8 @@ export function seatName(meta, pos) {
 export function possessive(meta, pos, mine) {
   return pos === mine ? "your" : `${seatName(meta, pos)}'s`;
 }
+// "you", "you and carol", "bob, carol and you": names in a sentence.
+export function listOf(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}

@@ -47,13 +47,13 @@ export function statusText(s) {
     if (view.turn_done || view.phase === "done") return "Your turn ends when the “May I?” window closes";
     const down = view.contract_down[mine];
     const owed = (view.swapped || []).filter((c) => view.hand.includes(c));
-    if (owed.length) return `Play the ${owed.map(label).join(", ")} you took off the table`;
+    if (owed.length) return `Play the ${listOf(owed.map(label))} you took off the table`;
     if (!down) return `Lay down ${view.contracts && view.contracts.length > 1 ? view.contracts.map((c) => c.text).join(" or ") : view.contract.text}, or discard`;
     // Round 7 (no final discard): a last card is laid off, or the turn passes.
     return !view.final_discard_allowed && view.hand.length === 1 ? "Lay off or pass" : "Lay off or discard";
   }
   if (view.active_seat === null || view.active_seat === undefined) return "Waiting";
-  if (w) return `“May I?” on ${label(w.card)}: waiting for ${w.waiting.map((p) => seatName(meta, p)).join(", ") || "the window to close"}`;
+  if (w) return `“May I?” on ${label(w.card)}: waiting for ${listOf(w.waiting.map((p) => seatName(meta, p))) || "the window to close"}`;
   return `Waiting for ${seatName(meta, view.active_seat)}`;
 }
 
@@ -202,7 +202,7 @@ export function Actions({ s, act, layDown }) {
   }
   const owed = (view.swapped || []).filter((c) => view.hand && view.hand.includes(c));
   const hint = turn && owed.length
-    ? `Play the ${owed.map((c) => faceOf(c, view.faces).label).join(", ")} you took off the table before your turn ends.`
+    ? `Play the ${listOf(owed.map((c) => faceOf(c, view.faces).label))} you took off the table before your turn ends.`
     : turn && view.phase === "play" && view.contract_down[mine]
       ? "To lay off, select a card and click (or drag it onto) a meld." : "";
   return html`<div class="actions-box">

@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("lobby/", views.lobby_lists, name="lobby_lists"),
     path("play/", views.play_now, name="play_now"),
     path("tables/new/", views.table_create, name="table_create"),
     path("tables/join/", views.join_by_invite, name="join_by_invite"),

@@ -8,7 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.requests import SignedInRequest
 from games import services
@@ -38,6 +39,15 @@ def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpRespo
         },
         status=status,
     )
+
+
+@require_GET
+@never_cache
+def lobby_lists(request: HttpRequest) -> HttpResponse:
+    """My games and the open tables alone, as the home page shows them: a lobby left open
+    fetches them again (static/js/lobby.js)."""
+    lobby = services.lobby_for_user(user=request.user)
+    return render(request, "games/_lobby_lists.html", {"lobby": lobby})
 
 
 @login_required

@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 
 from games import engine, services
+from games.engine.bots import choose_action
 from games.models import Seat, Table
 from tests.browser.pages import signed_in_page, wait_for_js
 from tests.browser.tables import no_sideways_scroll, serious_violations, shoot
@@ -103,6 +104,52 @@ def test_my_games_waiting_on_me_come_first_and_are_marked(live_server, browser, 
     wait_for_js(page, "document.querySelector('button.copy').textContent === 'Copied!'")
     assert page.evaluate("navigator.clipboard.readText()") == invite
     page.context.close()
+
+
+def _others_play_until_it_waits_on(table_id: int, me: Any, other: Any) -> None:
+    try:
+        for _ in range(20):
+            table = Table.objects.get(pk=table_id)
+            mine = Seat.objects.get(table=table, user=me).position
+            if mine in engine.seats_to_act(table.state):
+                return
+            theirs = Seat.objects.get(table=table, user=other).position
+            services.table_submit_action(
+                table_id=table_id,
+                user=other,
+                action=choose_action(table.state, theirs),
+                expect_version=table.version,
+            )
+        raise AssertionError("the game never came to me")
+    finally:
+        connection.close()
+
+
+def test_a_lobby_left_open_says_when_a_game_waits_on_me(live_server, browser, alice, bob):
+    # The home page was drawn once: left open in a tab while bob played, it never said that a
+    # game now waited on alice, neither in the list nor in the tab's title.
+    try:
+        table = _started(alice, bob, "lobby-live", want_host=False)
+        services.table_create(host=alice, seats=4)  # its invite link has a copy button
+    finally:
+        connection.close()
+    page = signed_in_page(browser, live_server.url, alice)
+    try:
+        page.goto(f"{live_server.url}/")
+        row = page.locator(f"#my-games li[data-table='{table.pk}']")
+        assert row.get_attribute("data-mark") is None
+        assert not page.title().startswith("(")
+        _others_play_until_it_waits_on(table.pk, alice, bob)
+        # The tab comes back into view (as every half minute, without waiting for it).
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        page.wait_for_selector(f"#my-games li[data-table='{table.pk}'][data-mark]")
+        assert page.title().startswith("(1) ")
+        assert re.search(r"your turn|May I\? open", row.locator(".mark").inner_text())
+        # The copy button of the new lists is bound as the first one was.
+        copy = page.locator("#lobby-lists button[data-copy]")
+        assert copy.count() == 1 and copy.get_attribute("data-copy-bound") == "1"
+    finally:
+        page.context.close()
 
 
 @pytest.mark.parametrize("way", ["signup", "login"])

@@ -151,6 +151,24 @@ def test_a_long_game_stays_in_my_games_after_many_quick_ones(alice, bob, api_for
     assert long_game.pk in listed and len(listed) == 11
 
 
+def test_the_lobby_lists_alone_for_a_lobby_left_open(alice, bob):
+    # The home page's lists, fetched again by static/js/lobby.js: the same entries and marks.
+    mine = _table_waiting_on(alice, bob, seat=0)
+    open_table = services.table_create(host=bob, seats=4)
+    response = logged_in(alice).get("/lobby/")
+    assert response.status_code == 200 and "no-cache" in response["Cache-Control"]
+    html = response.content.decode()
+    assert f'data-table="{mine.pk}" data-mark="{YOUR_TURN}"' in html
+    assert f"/tables/{open_table.pk}/join/" in html
+    assert "<html" not in html and "New table" not in html  # the lists, not the page
+    home = logged_in(alice).get("/").content.decode()
+    assert 'id="lobby-lists" data-refresh="/lobby/"' in home
+    # Signed out: the open tables only.
+    visitor = Client().get("/lobby/").content.decode()
+    assert "My games" not in visitor and f"/tables/{open_table.pk}/" in visitor
+    assert logged_in(alice).post("/lobby/").status_code == 405
+
+
 def test_open_public_tables_to_join_and_my_invite_link_with_a_copy_button(alice, bob):
     table = services.table_create(host=alice, seats=4)
     private = services.table_create(host=alice, seats=3, public=False)

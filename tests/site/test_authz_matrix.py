@@ -104,6 +104,8 @@ def page_post(role: str, kind: str) -> set[int]:
 
 PAGES: dict[str, tuple[str, str, Callable[[str, str], set[int]]]] = {
     "home": ("get", "/", lambda role, kind: {200}),
+    # The home page's lists: each sees their own games (and the open tables), as on the page.
+    "lobby_lists": ("get", "/lobby/", lambda role, kind: {200}),
     "healthz": ("get", "/healthz", lambda role, kind: {200}),
     "table": ("get", "/tables/{table_id}/", page_read),
     "invite": ("get", "/join/{invite}/", lambda role, kind: {200, LOGIN}),

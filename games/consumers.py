@@ -249,12 +249,16 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
     ) -> None:
         if frame["version"] <= self.version and not force:
             return
-        self.version = frame["version"]
-        if self.looking:
-            self.looked = self.version
+        self._shows(frame["version"])
         if committed_at is not None and announced == frame["version"]:
             frame["committed_at"] = committed_at
         await self.send_json(frame)
+
+    def _shows(self, version: int) -> None:
+        """The page now has ``version``; on screen too unless its tab is in the background."""
+        self.version = version
+        if self.looking:
+            self.looked = version
 
     async def refuse(self, exc: live.Refused) -> None:
         if self.closing:
@@ -296,9 +300,7 @@ class TableConsumer(GuardedJsonMixin, AsyncJsonWebsocketConsumer):
             await self.refuse(exc)
             return
         if frame["version"] == version:
-            self.version = max(self.version, frame["version"])
-            if self.looking:
-                self.looked = self.version
+            self._shows(max(self.version, frame["version"]))
             await self.send_json({"type": "current", "version": version})
         else:
             await self.send_frame(frame, force=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
 from .models import AuditEntry, Report, Restriction
@@ -58,11 +58,12 @@ DESK_ACTIONS = 8
 
 
 def moderator_desk(user: User) -> Desk:
-    waiting = Report.objects.filter(status=Report.Status.OPEN)
-    oldest = waiting.order_by("created").values_list("created", flat=True).first()
+    waiting = Report.objects.filter(status=Report.Status.OPEN).aggregate(
+        count=Count("pk"), oldest=Min("created")
+    )
     return Desk(
-        unassigned=waiting.count(),
-        oldest_unassigned=oldest,
+        unassigned=waiting["count"],
+        oldest_unassigned=waiting["oldest"],
         mine=Report.objects.filter(status=Report.Status.ASSIGNED, assignee=user).count(),
         in_force=Restriction.objects.filter(in_force()).count(),
         my_actions=list(

@@ -95,6 +95,11 @@ function SortMenu({ pref, setPref }) {
     </select></label>`;
 }
 
+// The others' moves committed after ``version``: what "Since you last looked" lists.
+function othersMovesAfter(s, version) {
+  return s.log.filter((e) => e.version > version && e.seat !== s.meta.my_seat);
+}
+
 function Game({ since: since0 }) {
   const s = useStore(store);
   const [pref, setPrefState] = useState(pref0);
@@ -116,7 +121,7 @@ function Game({ since: since0 }) {
       const from = away.current;
       away.current = null;
       if (from === null || Date.now() - from.at < AWAY_MS || !now.meta) return;
-      const missed = now.log.filter((e) => e.version > from.version && e.seat !== now.meta.my_seat);
+      const missed = othersMovesAfter(now, from.version);
       if (!missed.length) return;
       setSince((shown) => {
         const seqs = new Set(missed.map((e) => e.seq));
@@ -348,7 +353,7 @@ export function start() {
   // keeps it: meta.last_seen_version), else after the last move this browser showed.
   let since = null;
   const seenVersion = s.meta.last_seen_version;
-  if (seenVersion !== null && seenVersion !== undefined) since = s.log.filter((e) => e.version > seenVersion && e.seat !== mine);
+  if (seenVersion !== null && seenVersion !== undefined) since = othersMovesAfter(s, seenVersion);
   else if (seenSeq !== null) since = s.log.filter((e) => e.seq > seenSeq && e.seat !== mine);
   if (s.log.length) writeLocal(SEEN_KEY, s.log[s.log.length - 1].seq);
   updateTitle(s);

@@ -457,6 +457,59 @@ def test_the_waiting_room_follows_the_table_until_the_game_starts(
         page.context.close()
 
 
+def _bots_move_first(host: Any, guest: Any) -> int:
+    """A table of ``host``, ``guest`` and two bots, started on a deal where a bot plays first:
+    the bots have moved by the time anyone's page shows the game."""
+    try:
+        table = services.table_create(host=host, seats=4)
+        services.table_join(user=guest, table_id=table.pk)
+        services.table_fill_with_bots(user=host, table_id=table.pk)
+        return table.pk
+    finally:
+        connection.close()
+
+
+def _start_on_a_bots_lead(host: Any, table_id: int) -> int:
+    try:
+        table = Table.objects.get(pk=table_id)
+        seed = next(
+            f"bots-lead-{i}"
+            for i in range(200)
+            # The dealer's left plays first: seat 2, a bot.
+            if engine.new_game(4, f"bots-lead-{i}", table.ruleset)["dealer"] == 1
+        )
+        services.table_start(user=host, table_id=table_id, seed=seed)
+        return Move.objects.filter(table_id=table_id, by_bot=True).count()
+    finally:
+        connection.close()
+
+
+def test_watching_the_waiting_room_leaves_nothing_to_catch_up_on(
+    live_server, browser, alice, bob, pool
+):
+    # A player who watched the waiting room saw the game start: the page that follows listed
+    # the bots' first moves under "Since you last looked", as if they had been away.
+    table_id = pool.submit(_bots_move_first, bob, alice).result()
+    page = signed_in_page(browser, live_server.url, alice)
+    try:
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        wait_live(page)
+        assert pool.submit(_start_on_a_bots_lead, bob, table_id).result() > 0
+        page.wait_for_selector("#hand [data-card]")
+        wait_live(page)
+        assert "Bot" in page.inner_text("#log-root")  # the bots' moves are in the log
+        assert page.locator("#since").count() == 0
+        # Away from the table in the same tab, and back after bob moved: the panel is there as
+        # before (what the waiting room left in the tab held for that one page load only).
+        page.goto("about:blank")
+        live_server.wait_idle()
+        pool.submit(_others_move, table_id, {0: bob, 1: alice}, alice, 1).result()
+        page.goto(f"{live_server.url}/tables/{table_id}/")
+        _since_names_bob_and_dismisses(page, "since-after-watched-start")
+    finally:
+        page.context.close()
+
+
 def _since_names_bob_and_dismisses(page: Any, shot: str) -> None:
     page.wait_for_selector("#since")
     text = page.inner_text("#since")

@@ -2,7 +2,7 @@
 // from the payload, the API answers and the websocket frames (state.js, socket.js), and wires
 // the keyboard, the live region, the tab title and the notifications.
 import { html, render, useState, useEffect, useLayoutEffect, useRef, useStore } from "./ui.js";
-import { store, apply, initialPayload, onApplied, hasGame, tableId } from "./state.js";
+import { store, apply, initialPayload, onApplied, hasGame, tableId, takeWatchedReload } from "./state.js";
 import { startSocket } from "./socket.js";
 import { send } from "./api.js";
 import { Seats, Piles, Melds } from "./board.js";
@@ -343,6 +343,7 @@ function LogRoot() {
 export function start() {
   // A table waiting for players is plain server-rendered forms: its socket only tells when
   // to draw it afresh (someone joined or left, the game started: state.js apply reloads).
+  const watched = takeWatchedReload();
   if (!hasGame) { startSocket(); return; }
   const payload = initialPayload();
   const seenSeq = readLocal(SEEN_KEY, null);
@@ -353,7 +354,8 @@ export function start() {
   // keeps it: meta.last_seen_version), else after the last move this browser showed.
   let since = null;
   const seenVersion = s.meta.last_seen_version;
-  if (seenVersion !== null && seenVersion !== undefined) since = othersMovesAfter(s, seenVersion);
+  if (watched) since = null;
+  else if (seenVersion !== null && seenVersion !== undefined) since = othersMovesAfter(s, seenVersion);
   else if (seenSeq !== null) since = s.log.filter((e) => e.seq > seenSeq && e.seat !== mine);
   if (s.log.length) writeLocal(SEEN_KEY, s.log[s.log.length - 1].seq);
   updateTitle(s);

@@ -9,6 +9,19 @@ const root = document.getElementById("table");
 export const tableId = root ? root.dataset.tableId : null;
 const embedded = document.getElementById("table-payload");
 export const hasGame = Boolean(embedded);
+// Set just before a waiting room reloads while the player looks at it (see apply).
+const WATCHED_KEY = `mayi:watched:${tableId}`;
+
+// Did this page load follow the waiting room the player was watching? Read once per load.
+export function takeWatchedReload() {
+  try {
+    const was = sessionStorage.getItem(WATCHED_KEY) !== null;
+    sessionStorage.removeItem(WATCHED_KEY);
+    return was;
+  } catch (e) {
+    return false;
+  }
+}
 
 export const store = createStore({
   meta: null,
@@ -67,7 +80,14 @@ export function apply(payload, source) {
   const v = payload.table.version;
   if (!embedded) {
     // A table waiting for players is server-rendered with plain forms: draw it afresh.
-    if (v > s.version) window.location.reload();
+    if (v > s.version) {
+      // A player watching the waiting room saw the game start: the page that follows has
+      // nothing to tell them "since they last looked" (the bots' first moves are in the log).
+      if (document.visibilityState === "visible") {
+        try { sessionStorage.setItem(WATCHED_KEY, String(v)); } catch (e) { /* private mode */ }
+      }
+      window.location.reload();
+    }
     return false;
   }
   if (s.meta !== null && v <= s.version) return false;

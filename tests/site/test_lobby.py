@@ -240,6 +240,10 @@ def test_the_create_form_folds_its_advanced_options_and_marks_ruleset_options(al
     assert 'name="turn_seconds"' in details and 'name="window_seconds"' in details
     assert 'data-rulesets="rook"' in details and 'name="round7"' in details
     assert 'name="ruleset"' not in details and 'name="seats"' not in details
+    # The lobby checkbox's label follows the box: no colon, as if a field came next.
+    assert re.search(
+        r'name="public"[^>]*>\s*<label for="id_public">Listed in the lobby</label>', page
+    )
     # The server ignores another ruleset's option anyway.
     client = logged_in(alice)
     client.post(

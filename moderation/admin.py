@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -541,6 +542,29 @@ class AuditEntryAdmin(ReadOnly):
     list_select_related = ("actor", "target_user", "table")
     date_hierarchy = "created"
     readonly_fields = ("created", "actor", "action", "target_user", "table", "reason", "details")
+
+
+class AccountAdmin(UserAdmin):
+    """Django's own user editor, for those allowed it (superusers). A read-only user field on
+    the moderators' pages (a report's reporter, an audit entry's actor...) links through it, and
+    a moderator, who may not read it, got a bare 403 there: they are shown the member's page."""
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if not self.has_view_or_change_permission(request) and request.user.has_perm(
+            "moderation.view_member"
+        ):
+            return redirect("admin:moderation_member_change", object_id)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
+admin.site.unregister(User)
+admin.site.register(User, AccountAdmin)
 
 
 def _seat_name(names: list[str], seats: dict[int, Any], position: int) -> str:

@@ -403,6 +403,30 @@ def test_a_report_is_acted_on_from_its_own_page(public_game, mod, alice, bob):
     assert "shown at the table" in client.get(url).content.decode()
 
 
+def test_the_people_a_report_names_link_to_their_member_pages(
+    public_game, mod, alice, bob, django_user_model
+):
+    # A read-only user field links to Django's user editor, which a moderator may not open: the
+    # report's "bob" led to a bare "403 Forbidden".
+    said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
+    report = services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
+    )
+    client = verified_client(mod)
+    page = client.get(f"/admin/moderation/report/{report.pk}/change/").content.decode()
+    for user in (alice, bob):
+        link = re.search(rf'<a href="([^"]+)">{user.username}</a>', page)
+        assert link is not None
+        landed = client.get(link.group(1), follow=True)
+        assert landed.status_code == 200
+        assert landed.redirect_chain[-1][0] == f"/admin/moderation/member/{user.pk}/change/"
+        assert "Reports about them:" in landed.content.decode()
+    # A superuser still gets the user editor there.
+    boss = django_user_model.objects.create_superuser("boss", "b@example.com", PASSWORD)
+    editor = verified_client(boss)
+    assert editor.get(f"/admin/auth/user/{bob.pk}/change/").status_code == 200
+
+
 def test_a_member_is_acted_on_from_their_own_page(three_player_game, mod, bob):
     # The member's page had only "Close": to suspend bob, or lift his mute, the moderator
     # went back to a list and found the row again.

@@ -14,7 +14,8 @@
 
 ``ResilienceMiddleware`` handles what reaches a view; ``server_error`` and ``bad_request`` are the
 ``handler500``/``handler400`` of mayi_site/urls.py for what fails in other middleware (a session
-saved to a dead database); ``install(api)`` registers the same answers with django-ninja, whose
+saved to a dead database); ``csrf_failure`` is the ``CSRF_FAILURE_VIEW`` (a form sent from a page
+that went out of date); ``install(api)`` registers the same answers with django-ninja, whose
 own handler would otherwise format them first.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import render
 
 from games.ratelimits import RateLimited
@@ -198,6 +200,16 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
         return api_error(400, "bad_request", "bad request")
     return HttpResponse("Bad request.", status=400, content_type="text/plain")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a form sent from a page opened before the player last logged in or
+    out (the token changes then) or kept open past its session. Django's own page said
+    "Forbidden (403) CSRF verification failed. Request aborted." and nothing a player could do."""
+    if is_api(request):
+        return api_error(403, "csrf_failed", "CSRF check failed: send the X-CSRFToken header")
+    context = {"no_cookie": reason == REASON_NO_CSRF_COOKIE}
+    return render(request, "403_csrf.html", context, status=403)
 
 
 def install(api: Any) -> None:

@@ -63,6 +63,8 @@ ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
 )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A form from a page gone out of date gets a page that says so (Django's is a bare 403).
+CSRF_FAILURE_VIEW = "mayi_site.middleware.csrf_failure"
 
 INSTALLED_APPS = [
     # daphne first: its runserver serves the ASGI application.

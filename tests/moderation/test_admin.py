@@ -648,3 +648,16 @@ def test_the_table_cases_name_the_bots_as_the_table_does(bot_game, mod):
     # The list said "alice, bot, bot": which bot a report about "Bot 3" meant was a guess.
     page = verified_client(mod).get("/admin/moderation/tablecase/").content.decode()
     assert "alice, Bot 2, Bot 3" in page
+
+
+def test_a_page_a_moderator_s_role_lacks_says_so(three_player_game, django_user_model):
+    limited = make_staff(django_user_model, "limited", moderator=False)
+    limited.user_permissions.add(Permission.objects.get(codename="view_tablecase"))
+    page = verified_client(limited).get(
+        f"/admin/moderation/tablecase/{three_player_game.pk}/inspect/"
+    )
+    text = page.content.decode()
+    # Django's bare "403 Forbidden" said nothing of why or where to go.
+    assert page.status_code == 403
+    assert "Your staff role does not include this page" in text
+    assert 'href="/admin/"' in text

@@ -131,3 +131,31 @@ def test_openapi_schema_and_docs(db):
     assert "/api/tables/{table_id}/actions" in schema["paths"]
     assert "bench" not in str(schema["paths"])
     assert Client().get("/api/docs").status_code == 200
+
+
+def test_an_address_with_no_page_answers_the_site_s_own_404(alice):
+    page = logged_in(alice).get("/no-such-page/")
+    text = page.content.decode()
+    assert page.status_code == 404
+    # The site's page, with its navigation and the player still signed in (Django's bare "Not
+    # Found" had neither).
+    assert "<h1>Not here</h1>" in text and "Leaderboard" in text and "alice" in text
+    assert 'href="/"' in text
+
+
+def test_a_form_from_a_page_gone_out_of_date_says_so_and_changes_nothing(alice):
+    # A lobby opened before logging in again in another tab sends the old CSRF token.
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    assert client.get("/").status_code == 200  # the CSRF cookie
+    page = client.post("/tables/new/", {"seats": 4, "csrfmiddlewaretoken": "x" * 64})
+    text = page.content.decode()
+    assert page.status_code == 403
+    assert "This page was out of date" in text and "reload the page" in text
+    assert "alice" in text and "cookies" not in text
+    assert not Table.objects.exists()
+    # No cookie at all: the page says what to allow.
+    fresh = Client(enforce_csrf_checks=True)
+    fresh.force_login(alice)
+    text = fresh.post("/tables/new/", {"seats": 4}).content.decode()
+    assert "This page was out of date" in text and "cookies" in text

@@ -40,7 +40,7 @@ from .admin_actions import (
     form_action,
 )
 from .models import AuditEntry, Member, Report, Restriction, TableCase
-from .selectors import in_force
+from .selectors import Record, in_force, member_record
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -233,20 +233,7 @@ class MemberAdmin(ReadOnly):
 
     @admin.display(description="reports about them")
     def reports_about(self, obj: Any) -> str:
-        reports = Report.objects.filter(reported_user=obj)
-        total = reports.count()
-        if not total:
-            return "none"
-        still_open = reports.exclude(status=Report.Status.RESOLVED).count()
-        url = reverse("admin:moderation_report_changelist")
-        return format_html(
-            '<a href="{}?reported_user__id__exact={}">{} report{}, {} not resolved</a>',
-            url,
-            obj.pk,
-            total,
-            "" if total == 1 else "s",
-            still_open,
-        )
+        return _reports_about(obj, member_record(obj)) or "none"
 
     @admin.display(description="games and moderation")
     def games_played(self, obj: Any) -> str:
@@ -441,6 +428,7 @@ class ReportAdmin(ReadOnly):
         "reason",
         "reporter",
         "reported_user",
+        "their_record",
         "table_link",
         "chat_excerpt",
         "message_now",
@@ -494,6 +482,21 @@ class ReportAdmin(ReadOnly):
         if obj.message is not None:
             return f"#{obj.pk} message: {obj.message.text[:80]}"
         return f"#{obj.pk} the player"
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        if obj is not None and obj.message_id is None:
+            # A report of a player: there is no message to hide or show.
+            fields = [f for f in fields if f != "message_now"]
+        return fields
+
+    # Whether the reported member was reported or restricted before: the moderator weighs a
+    # first report differently from a fifth, and should see a mute already in force.
+    @admin.display(description="their record")
+    def their_record(self, obj: Report) -> str:
+        if obj.reported_user is None:
+            return "—"
+        return _record_line(obj.reported_user)
 
     @admin.display(description="the reported message now")
     def message_now(self, obj: Report) -> str:
@@ -572,6 +575,48 @@ def _seat_name(names: list[str], seats: dict[int, Any], position: int) -> str:
     bot plays it for them."""
     seat = seats.get(position)
     return names[position] + (" (the bot plays)" if seat is not None and seat.expelled else "")
+
+
+def _reports_about(user: Any, record: Record, *, said: str = "") -> str:
+    """The reports about ``user``, linked to the list of them; empty when there are none.
+    ``said`` follows "N reports" where the label around does not say whom they are about."""
+    if not record.reports:
+        return ""
+    return format_html(
+        '<a href="{}?reported_user__id__exact={}">{} report{}{}, {} not resolved</a>',
+        reverse("admin:moderation_report_changelist"),
+        user.pk,
+        record.reports,
+        "" if record.reports == 1 else "s",
+        said,
+        record.reports_unresolved,
+    )
+
+
+def _record_line(user: Any) -> str:
+    """A member's record in one line: what a moderator weighs a report against."""
+    record = member_record(user)
+    parts = [_reports_about(user, record, said=" about them")]
+    for r in record.in_force:
+        ends = (
+            "for good"
+            if r.until is None
+            else "until " + date_format(localtime(r.until), "DATETIME_FORMAT")
+        )
+        parts.append(format_html("<strong>{} {}</strong>", r.get_kind_display().lower(), ends))
+    if record.earlier_restrictions:
+        parts.append(
+            format_html(
+                '<a href="{}?{}">{} earlier restriction{}</a>',
+                reverse("admin:moderation_restriction_changelist"),
+                urlencode({"q": user.username}),
+                record.earlier_restrictions,
+                "" if record.earlier_restrictions == 1 else "s",
+            )
+        )
+    elif not record.in_force:
+        parts.append("never restricted")
+    return format_html_join(" · ", "{}", ((p,) for p in parts if p))
 
 
 # ---- tables -----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Reading restrictions (is a user muted, suspended or banned right now), a moderator's desk
-(what waits on them), and a player's own reports (what became of them)."""
+(what waits on them), a member's record (what a moderator weighs a report against), and a
+player's own reports (what became of them)."""
 
 from __future__ import annotations
 
@@ -74,6 +75,29 @@ def moderator_desk(user: User) -> Desk:
             .select_related("target_user", "table")
             .order_by("-created")[:DESK_ACTIONS]
         ),
+    )
+
+
+@dataclass(frozen=True)
+class Record:
+    """A member's record as a moderator reading a report about them needs it at a glance."""
+
+    reports: int
+    reports_unresolved: int
+    in_force: list[Restriction]
+    earlier_restrictions: int
+
+
+def member_record(user: User, now: datetime | None = None) -> Record:
+    reports = Report.objects.filter(reported_user=user).aggregate(
+        total=Count("pk"), unresolved=Count("pk", filter=~Q(status=Report.Status.RESOLVED))
+    )
+    live = in_force(now)
+    return Record(
+        reports=reports["total"],
+        reports_unresolved=reports["unresolved"],
+        in_force=list(Restriction.objects.filter(live, user=user).order_by("created")),
+        earlier_restrictions=Restriction.objects.filter(user=user).exclude(live).count(),
     )
 
 

@@ -427,6 +427,37 @@ def test_the_people_a_report_names_link_to_their_member_pages(
     assert editor.get(f"/admin/auth/user/{bob.pk}/change/").status_code == 200
 
 
+def test_a_report_shows_the_reported_member_s_record(public_game, mod, alice, bob, carol):
+    # The moderator weighed a report without knowing it was the third about bob, or that he was
+    # already muted: that was a click away, on the member's page.
+    client = verified_client(mod)
+    said = chat.chat_post(table_id=public_game.pk, user=bob, text="potato")
+    first = services.report_create(
+        reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
+    )
+    page = client.get(f"/admin/moderation/report/{first.pk}/change/").content.decode()
+    assert "1 report about them, 1 not resolved" in page and "never restricted" in page
+    services.user_suspend(moderator=mod, user=bob, duration=timedelta(hours=1), reason="rude")
+    services.restriction_lift(
+        moderator=mod, restriction_id=Restriction.objects.get().pk, reason="apologised"
+    )
+    services.user_mute(moderator=mod, user=bob, duration=timedelta(days=2), reason="rude again")
+    services.report_resolve(report_id=first.pk, moderator=mod, note="muted")
+    second = services.report_create(
+        reporter=carol, table_id=public_game.pk, reason="stalling", username="bob"
+    )
+    page = client.get(f"/admin/moderation/report/{second.pk}/change/").content.decode()
+    assert "2 reports about them, 1 not resolved" in page
+    assert "<strong>muted in chat until" in page and "1 earlier restriction" in page
+    assert "never restricted" not in page
+    # A report of a player has no message to show or hide.
+    assert "The reported message now" not in page
+    assert (
+        "The reported message now"
+        in client.get(f"/admin/moderation/report/{first.pk}/change/").content.decode()
+    )
+
+
 def test_a_member_is_acted_on_from_their_own_page(three_player_game, mod, bob):
     # The member's page had only "Close": to suspend bob, or lift his mute, the moderator
     # went back to a list and found the row again.

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
@@ -46,6 +47,37 @@ def restriction_words(restriction: Restriction) -> str:
         until = restriction.until.strftime("%d %b %Y, %H:%M UTC")
         head = f"Your account is suspended until {until}."
     return f"{head} Reason given by the moderators: {restriction.reason}"
+
+
+class EmailForm(forms.Form):
+    """The address reminders and password resets go to. Changing it asks for the password: a
+    session left open somewhere must not be enough to take the account over by a reset."""
+
+    email = forms.EmailField(
+        label="Email address", required=False, help_text="empty: no email from us at all"
+    )
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["email"].initial = user.email
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password: the address was not changed.")
+        return password
+
+    def save(self) -> str:
+        email = get_user_model().objects.normalize_email(self.cleaned_data["email"])
+        self.user.email = email
+        self.user.save(update_fields=["email"])
+        return email
 
 
 class ReminderForm(forms.ModelForm):

@@ -28,6 +28,7 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.token_new, name="token_new"),
     path("profile/reminders/", views.reminders_save, name="reminders_save"),
+    path("profile/email/", views.email_save, name="email_save"),
     path("profile/vacation/", views.vacation_start, name="vacation_start"),
     path("profile/vacation/end/", views.vacation_end, name="vacation_end"),
     path("", include("django.contrib.auth.urls")),

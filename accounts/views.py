@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from accounts.forms import ReminderForm, VacationForm
+from accounts.forms import EmailForm, ReminderForm, VacationForm
 from accounts.models import ApiToken, Profile
 from accounts.requests import SignedInRequest
 from accounts.tokens import token_issue
@@ -91,6 +91,7 @@ def profile(request: SignedInRequest) -> HttpResponse:
         "accounts/profile.html",
         {
             "reminder_form": ReminderForm(instance=profile),
+            "email_form": EmailForm(user),
             "vacation_form": VacationForm(),
             "vacation_until": profile.vacation_until
             if profile.vacation_until and profile.vacation_until > now
@@ -126,6 +127,24 @@ def reminders_save(request: SignedInRequest) -> HttpResponse:
     else:
         for error in form.errors.values():
             messages.error(request, " ".join(str(e) for e in error))
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+@ratelimited("email_change")
+def email_save(request: SignedInRequest) -> HttpResponse:
+    form = EmailForm(request.user, request.POST)
+    if form.is_valid():
+        email = form.save()
+        if email:
+            messages.success(request, f"Reminders and password resets go to {email} now.")
+        else:
+            messages.success(request, "Email address removed: the site will send you no email.")
+    else:
+        for error in form.errors.values():
+            messages.error(request, " ".join(str(e) for e in error))
+    # The page's top, where the message says what happened (a wrong password included).
     return redirect("profile")
 
 

@@ -421,6 +421,7 @@ MAYI_RATE_LIMITS = {
         "table_create": "20/600",
         "action": "1200/60",  # game actions, HTTP and websocket (bots play through the API)
         "chat": "20/60",
+        "email_change": "10/3600",  # each asks for the password: no guessing it through here
     }.items()
 }
 

@@ -159,3 +159,41 @@ def test_api_token_command(alice):
     assert token_user(out.getvalue().strip()) == alice
     with pytest.raises(CommandError):
         call_command("api_token", "nobody", stdout=StringIO())
+
+
+def test_reminders_say_where_they_go_and_the_address_changes_with_the_password(alice):
+    # Signed up without an address, a player was offered "Email me when it is my turn" with
+    # nowhere for the email to go, and no way to give one.
+    alice.email = ""
+    alice.save()
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "no reminder can reach you" in page and '<details id="email-address" open>' in page
+
+    def change(email, password):
+        answer = client.post("/accounts/profile/email/", {"email": email, "password": password})
+        assert answer.status_code == 302 and answer["Location"] == "/accounts/profile/"
+        alice.refresh_from_db()
+        return client.get("/accounts/profile/").content.decode()
+
+    page = change("alice@Example.COM", "not her password")
+    assert alice.email == "" and "That is not your password" in page
+    page = change("not an address", PASSWORD)
+    assert alice.email == "" and "valid email address" in page
+    page = change("alice@Example.COM", PASSWORD)
+    assert alice.email == "alice@example.com"
+    assert "Reminders go to <strong>alice@example.com</strong>" in page
+    assert '<details id="email-address">' in page  # folded once there is an address
+    page = change("", PASSWORD)
+    assert alice.email == "" and "the site will send you no email" in page
+
+
+def test_the_reminder_checkboxes_read_as_sentences(alice):
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    assert re.search(
+        r'name="email_turn"[^>]*>\s*<label for="id_email_turn">Email me when it is my turn</label>',
+        page,
+    )

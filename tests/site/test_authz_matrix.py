@@ -134,6 +134,7 @@ PAGES: dict[str, tuple[str, str, Callable[[str, str], set[int]]]] = {
     ),
     "token_new": ("post", "/accounts/profile/token/", lambda role, kind: {302}),
     "reminders_save": ("post", "/accounts/profile/reminders/", lambda role, kind: {302}),
+    "email_save": ("post", "/accounts/profile/email/", lambda role, kind: {302}),
     "vacation_start": ("post", "/accounts/profile/vacation/", lambda role, kind: {302, 405}),
     "vacation_end": ("post", "/accounts/profile/vacation/end/", lambda role, kind: {302}),
     "password_change": (

@@ -25,6 +25,10 @@ from moderation.selectors import reports_filed_by
 class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+        help_texts = {
+            "email": "Optional, never shown to other players: for turn reminders and password "
+            "resets (you can add it later on your profile)."
+        }
 
 
 def _safe_next(request: HttpRequest) -> str:

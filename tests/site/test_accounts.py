@@ -18,7 +18,9 @@ from tests.conftest import PASSWORD
 
 def test_sign_up_logs_the_new_user_in(db, django_user_model):
     client = Client()
-    assert client.get("/accounts/signup/").status_code == 200
+    form = client.get("/accounts/signup/").content.decode()
+    # The address is optional; the form says what it is for, and that no player sees it.
+    assert "Optional, never shown to other players: for turn reminders and password" in form
     response = client.post(
         "/accounts/signup/",
         {

@@ -379,6 +379,31 @@ def _start_with_bob(alice: Any, bob: Any) -> tuple[int, dict[int, Any]]:
         connection.close()
 
 
+def _people_only(alice: Any, bob: Any, carol: Any) -> int:
+    try:
+        table = services.table_create(host=alice, seats=3)
+        services.table_join(user=bob, table_id=table.pk)
+        services.table_join(user=carol, table_id=table.pk)
+        services.table_start(user=alice, table_id=table.pk, seed="browser-no-move")
+        assert not Move.objects.filter(table=table).exists()
+        return table.pk
+    finally:
+        connection.close()
+
+
+def test_a_game_with_no_move_yet_offers_no_earlier_moves(
+    live_server, browser, alice, bob, carol, pool
+):
+    # "Show earlier moves" sat under an empty log, and a click on it brought nothing.
+    table_id = pool.submit(_people_only, alice, bob, carol).result()
+    page = _open(browser, live_server.url, alice, table_id, "desktop")
+    try:
+        assert page.locator("#log-empty").is_visible()
+        assert page.locator("#log-older").count() == 0
+    finally:
+        page.context.close()
+
+
 def _others_move(table_id: int, users: dict[int, Any], me: Any, count: int) -> int:
     """Moves by the human seats (bot policy), until ``count`` of them were not ``me``'s."""
     try:

@@ -117,7 +117,9 @@ export function apply(payload, source) {
     log,
     logFaces: mergeFaces(before.logFaces, payload.log),
     logOldest: log.length ? log[0].seq : before.logOldest,
-    logDone: before.logDone || (log.length > 0 && log[0].seq <= 1),
+    // The first payload (the page's) carries the table's last moves: none at all means there
+    // are none, and "Show earlier moves" would have nothing to show.
+    logDone: before.logDone || (log.length > 0 && log[0].seq <= 1) || (before.meta === null && Array.isArray(payload.log) && !payload.log.length),
     hasDeltalog,
     legacyLog,
     selected: before.selected.filter((c) => inHand.has(c)),

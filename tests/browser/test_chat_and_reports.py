@@ -205,3 +205,38 @@ def test_a_long_word_in_chat_keeps_the_moderators_pages_on_screen(
         shoot(page, "admin-long-chat-word")
     finally:
         context.close()
+
+
+def test_reporting_a_player_asks_whom(live_server, browser, alice, bob, carol):
+    # The player list came with its first name chosen: a report sent in haste went to
+    # whoever sat first.
+    try:
+        table = services.table_create(host=alice, seats=3)
+        services.table_join(user=bob, table_id=table.pk)
+        services.table_join(user=carol, table_id=table.pk)
+        services.table_start(user=alice, table_id=table.pk, seed="browser-report-whom")
+    finally:
+        connection.close()
+    page = signed_in_page(browser, live_server.url, carol)
+    try:
+        _open(page, f"{live_server.url}/tables/{table.pk}/")
+        page.click("#chat-report-player summary")
+        form = page.locator("#chat-report-player-form")
+        assert form.locator("select[name=user]").input_value() == ""
+        assert form.locator("select[name=user] option").all_inner_texts() == [
+            "Choose a player",
+            "alice",
+            "bob",
+        ]
+        form.locator("button[type=submit]").click()
+        assert not page.evaluate(
+            "document.querySelector('#chat-report-player-form select[name=user]').validity.valid"
+        )
+        form.locator("select[name=user]").select_option("bob")
+        form.locator("select[name=reason]").select_option("stalling")
+        form.locator("button[type=submit]").click()
+        page.wait_for_selector("#chat-report-done >> text=Thank you")
+    finally:
+        page.context.close()
+    report = Report.objects.get()
+    assert report.reported_user == bob and report.reason == "stalling"

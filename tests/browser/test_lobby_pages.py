@@ -93,10 +93,10 @@ def test_my_games_waiting_on_me_come_first_and_are_marked(live_server, browser, 
         r"bob’s turn|May I\? open: .*bob", rows.nth(1).locator(".waiting-on").inner_text()
     )
     # The ruleset, the players and the age read as parts of one line, set apart by "·" (they
-    # ran together with only a gap between them).
-    parts = rows.nth(2).locator(".game-meta > span + span")
-    marks = parts.evaluate_all("els => els.map((e) => getComputedStyle(e, '::before').content)")
-    assert len(marks) == 2 and all(m.startswith('"·"') for m in marks)
+    # ran together with only a gap between them), each dot ending its part.
+    parts = rows.nth(2).locator(".game-meta > span")
+    marks = parts.evaluate_all("els => els.map((e) => getComputedStyle(e, '::after').content)")
+    assert len(marks) == 3 and all("·" in m for m in marks[:2]) and "·" not in marks[2]
     page.set_viewport_size({"width": 375, "height": 812})
     no_sideways_scroll(page)
     shoot(page, "my-games")

@@ -1,8 +1,9 @@
-"""The lobby's read: my games (the ones waiting on me first) and the open tables to join."""
+"""The lobby's read: my games (the ones waiting on me first), the open tables to join, and
+public games being played to watch."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -46,6 +47,9 @@ class LobbyEntry:
 class Lobby:
     mine: list[LobbyEntry]
     open_tables: list[LobbyEntry]
+    # Public games being played at which I have no seat, the most recently moved first: a
+    # new player sees how the game goes, a regular finds a friend's game.
+    to_watch: list[LobbyEntry] = field(default_factory=list)
 
     @property
     def finished_shown(self) -> bool:
@@ -148,10 +152,11 @@ def _clock_of(meta: dict[str, Any], position: int) -> dict[str, Any] | None:
 
 
 def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
-    """My tables (waiting on me first, then the most recently changed) and the open public
-    tables I could join. A signed-out visitor gets the open tables only."""
+    """My tables (waiting on me first, then the most recently changed), the open public
+    tables I could join and the public games being played I could watch. A signed-out visitor
+    gets the open tables only (watching a table needs an account)."""
     if user.is_authenticated:
-        tables = list(table_list_for_user(user=user))
+        tables = list(table_list_for_user(user=user, to_watch=True))
     else:
         tables = list(table_list_open(limit=50))
     mine: list[LobbyEntry] = []
@@ -180,5 +185,7 @@ def lobby_for_user(*, user: User | AnonymousUser) -> Lobby:
     }
     mine.sort(key=lambda e: -e.last_move.timestamp())
     mine.sort(key=lambda e: (e.mark == "", order.get(e.table.status, 3)))
+    to_watch = [e for e in open_tables if e.table.status == Table.Status.PLAYING and e.table.public]
+    to_watch.sort(key=lambda e: -e.last_move.timestamp())
     open_tables = [e for e in open_tables if e.table.status == Table.Status.OPEN]
-    return Lobby(mine=mine, open_tables=open_tables)
+    return Lobby(mine=mine, open_tables=open_tables, to_watch=to_watch)

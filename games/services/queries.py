@@ -24,6 +24,8 @@ LOBBY_LIMIT = 100
 # plays this many at once), and the last finished ones; the rest are in their statistics.
 ACTIVE_LIMIT = 500
 FINISHED_LIMIT = 10
+# Public games being played that a player could watch, the most recently moved first.
+WATCH_LIMIT = 10
 
 
 def table_get_for_user(*, table_id: int, user: User | AnonymousUser) -> tuple[Table, list[Seat]]:
@@ -48,11 +50,13 @@ def table_check_access(table: Table, seats: list[Seat], user: User | AnonymousUs
         raise NotSeated("this table is private")
 
 
-def table_list_for_user(*, user: User) -> list[Table]:
+def table_list_for_user(*, user: User, to_watch: bool = False) -> list[Table]:
     """Every table the user sits at that is open or being played, their
-    ``FINISHED_LIMIT`` most recently finished ones, and the newest ``LOBBY_LIMIT`` open public
-    tables (newest first). One cut over them all hid a game of weeks ago still waiting on a
-    player from them once they had played a hundred quick games since."""
+    ``FINISHED_LIMIT`` most recently finished ones, the newest ``LOBBY_LIMIT`` open public
+    tables and, with ``to_watch`` (the lobby's page; not ``GET /api/tables``), the
+    ``WATCH_LIMIT`` public games being played that moved last; newest first, in one query.
+    One cut over them all hid a game of weeks ago still waiting on a player from them once
+    they had played a hundred quick games since."""
     mine = Seat.objects.filter(user=user).values("table_id")
     live = Table.objects.filter(
         pk__in=mine, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
@@ -63,11 +67,19 @@ def table_list_for_user(*, user: User) -> list[Table]:
     joinable = Table.objects.filter(status=Table.Status.OPEN, public=True).order_by("-created")[
         :LOBBY_LIMIT
     ]
-    tables = Table.objects.filter(
+    wanted = (
         Q(pk__in=live.values("pk"))
         | Q(pk__in=finished.values("pk"))
         | Q(pk__in=joinable.values("pk"))
     )
+    if to_watch:
+        watchable = (
+            Table.objects.filter(status=Table.Status.PLAYING, public=True)
+            .exclude(pk__in=mine)
+            .order_by("-updated")[:WATCH_LIMIT]
+        )
+        wanted |= Q(pk__in=watchable.values("pk"))
+    tables = Table.objects.filter(wanted)
     return list(with_seats(tables.order_by("-created")))
 
 

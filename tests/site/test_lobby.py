@@ -169,6 +169,44 @@ def test_the_lobby_lists_alone_for_a_lobby_left_open(alice, bob):
     assert logged_in(alice).post("/lobby/").status_code == 405
 
 
+def _started(host, guest, *, public: bool = True) -> Table:
+    table = services.table_create(host=host, seats=3, public=public)
+    services.table_join(user=guest, invite_code=table.invite_code)
+    services.table_fill_with_bots(user=host, table_id=table.pk)
+    services.table_start(user=host, table_id=table.pk, seed=f"watch-{table.pk}")
+    return table
+
+
+def test_public_games_being_played_are_offered_to_watch(alice, bob, carol):
+    # A player with no game of their own saw nothing being played: the site looked empty, and
+    # a friend's game was found only by its number.
+    older = _started(bob, carol)
+    private = _started(bob, carol, public=False)
+    mine = _started(alice, bob)
+    newer = _started(carol, bob)
+    finished = _started(bob, carol)
+    Table.objects.filter(pk=finished.pk).update(status=Table.Status.FINISHED)
+    open_table = services.table_create(host=bob, seats=4)
+    Table.objects.filter(pk=older.pk).update(updated=timezone.now() - timedelta(hours=1))
+    page = logged_in(alice).get("/").content.decode()
+    watch = page[page.index('id="games-to-watch"') :]
+    watch = watch[: watch.index("</ul>")]
+    listed = [int(t) for t in re.findall(r'data-table="(\d+)"', watch)]
+    # The latest move first; not mine, not private, not finished, not waiting for players.
+    assert listed == [newer.pk, older.pk]
+    assert private.pk not in listed and mine.pk not in listed and finished.pk not in listed
+    assert f'<a class="watch-link" href="/tables/{newer.pk}/">watch</a>' in watch
+    assert "round 1 of 7" in watch and "Join" not in watch
+    assert f"/tables/{open_table.pk}/join/" in page
+    # The spectator's page it leads to.
+    assert logged_in(alice).get(f"/tables/{newer.pk}/").status_code == 200
+    # Nothing to watch for a visitor who is not signed in (the table page needs an account),
+    # nor for a player who sits at every game being played.
+    assert "Games to watch" not in Client().get("/").content.decode()
+    Table.objects.filter(pk__in=[older.pk, newer.pk]).delete()
+    assert "Games to watch" not in logged_in(alice).get("/").content.decode()
+
+
 def test_open_public_tables_to_join_and_my_invite_link_with_a_copy_button(alice, bob):
     table = services.table_create(host=alice, seats=4)
     private = services.table_create(host=alice, seats=3, public=False)

@@ -166,6 +166,21 @@ def test_the_page_shows_the_numbers_and_charts_with_their_text(three_games, bob)
     assert "style=" not in html and "<script>" not in html
 
 
+def test_a_player_with_no_round_yet_is_told_where_the_figures_come_from(alice, bob):
+    # A new player's page was empty charts and tables of zeros and dashes, down to "Pace".
+    client = Client()
+    client.force_login(alice)
+    html = client.get("/players/alice/").content.decode()
+    assert 'id="no-rounds"' in html and "fill in here from your first round played" in html
+    assert 'href="/">Play now against bots, or join a table</a>' in html
+    for gone in ('id="rounds"', 'id="mayi"', 'id="pace"', 'id="chart-made"'):
+        assert gone not in html
+    assert 'id="games-played"' in html  # the summary stays: 0 games, 0 wins
+    client.force_login(bob)
+    html = client.get("/players/alice/").content.decode()
+    assert "alice has not played a round yet." in html and "Play now" not in html
+
+
 def test_the_header_on_another_players_page_is_still_mine(three_games, bob):
     # The page's player was passed to the template as "user", the name the header reads for
     # the signed-in user: on alice's page bob's "My stats" led to alice's and named her.

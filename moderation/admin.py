@@ -40,7 +40,7 @@ from .admin_actions import (
     form_action,
 )
 from .models import AuditEntry, Member, Report, Restriction, TableCase
-from .selectors import Record, in_force, member_record
+from .selectors import ReportCounts, in_force, member_record, report_counts
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -220,9 +220,7 @@ class MemberAdmin(ReadOnly):
                     else "ended " + date_format(localtime(r.lifted), "DATETIME_FORMAT"),
                     r.get_kind_display(),
                     date_format(localtime(r.created), "DATETIME_FORMAT"),
-                    "for good"
-                    if r.until is None
-                    else "until " + date_format(localtime(r.until), "DATETIME_FORMAT"),
+                    _lasting(r),
                     r.created_by or "the site",
                     r.reason,
                 )
@@ -233,7 +231,7 @@ class MemberAdmin(ReadOnly):
 
     @admin.display(description="reports about them")
     def reports_about(self, obj: Any) -> str:
-        return _reports_about(obj, member_record(obj)) or "none"
+        return _reports_about(obj, report_counts(obj)) or "none"
 
     @admin.display(description="games and moderation")
     def games_played(self, obj: Any) -> str:
@@ -577,33 +575,39 @@ def _seat_name(names: list[str], seats: dict[int, Any], position: int) -> str:
     return names[position] + (" (the bot plays)" if seat is not None and seat.expelled else "")
 
 
-def _reports_about(user: Any, record: Record, *, said: str = "") -> str:
+def _lasting(r: Restriction) -> str:
+    """How long a restriction lasts: "for good", or "until" its end."""
+    return (
+        "for good"
+        if r.until is None
+        else "until " + date_format(localtime(r.until), "DATETIME_FORMAT")
+    )
+
+
+def _reports_about(user: Any, counts: ReportCounts, *, said: str = "") -> str:
     """The reports about ``user``, linked to the list of them; empty when there are none.
     ``said`` follows "N reports" where the label around does not say whom they are about."""
-    if not record.reports:
+    if not counts.total:
         return ""
     return format_html(
         '<a href="{}?reported_user__id__exact={}">{} report{}{}, {} not resolved</a>',
         reverse("admin:moderation_report_changelist"),
         user.pk,
-        record.reports,
-        "" if record.reports == 1 else "s",
+        counts.total,
+        "" if counts.total == 1 else "s",
         said,
-        record.reports_unresolved,
+        counts.unresolved,
     )
 
 
 def _record_line(user: Any) -> str:
     """A member's record in one line: what a moderator weighs a report against."""
     record = member_record(user)
-    parts = [_reports_about(user, record, said=" about them")]
+    parts = [_reports_about(user, record.reports, said=" about them")]
     for r in record.in_force:
-        ends = (
-            "for good"
-            if r.until is None
-            else "until " + date_format(localtime(r.until), "DATETIME_FORMAT")
+        parts.append(
+            format_html("<strong>{} {}</strong>", r.get_kind_display().lower(), _lasting(r))
         )
-        parts.append(format_html("<strong>{} {}</strong>", r.get_kind_display().lower(), ends))
     if record.earlier_restrictions:
         parts.append(
             format_html(

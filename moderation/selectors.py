@@ -79,23 +79,33 @@ def moderator_desk(user: User) -> Desk:
 
 
 @dataclass(frozen=True)
+class ReportCounts:
+    """The reports about a member, and how many of them are not resolved yet."""
+
+    total: int
+    unresolved: int
+
+
+def report_counts(user: User) -> ReportCounts:
+    counts = Report.objects.filter(reported_user=user).aggregate(
+        total=Count("pk"), unresolved=Count("pk", filter=~Q(status=Report.Status.RESOLVED))
+    )
+    return ReportCounts(total=counts["total"], unresolved=counts["unresolved"])
+
+
+@dataclass(frozen=True)
 class Record:
     """A member's record as a moderator reading a report about them needs it at a glance."""
 
-    reports: int
-    reports_unresolved: int
+    reports: ReportCounts
     in_force: list[Restriction]
     earlier_restrictions: int
 
 
 def member_record(user: User, now: datetime | None = None) -> Record:
-    reports = Report.objects.filter(reported_user=user).aggregate(
-        total=Count("pk"), unresolved=Count("pk", filter=~Q(status=Report.Status.RESOLVED))
-    )
     live = in_force(now)
     return Record(
-        reports=reports["total"],
-        reports_unresolved=reports["unresolved"],
+        reports=report_counts(user),
         in_force=list(Restriction.objects.filter(live, user=user).order_by("created")),
         earlier_restrictions=Restriction.objects.filter(user=user).exclude(live).count(),
     )

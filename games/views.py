@@ -44,8 +44,8 @@ def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpRespo
 @require_GET
 @never_cache
 def lobby_lists(request: HttpRequest) -> HttpResponse:
-    """My games and the open tables alone, as the home page shows them: a lobby left open
-    fetches them again (static/js/lobby.js)."""
+    """My games, the open tables and the games to watch alone, as the home page shows them: a
+    lobby left open fetches them again (static/js/lobby.js)."""
     lobby = services.lobby_for_user(user=request.user)
     return render(request, "games/_lobby_lists.html", {"lobby": lobby})
 

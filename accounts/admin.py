@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import ApiToken
 
@@ -9,6 +10,6 @@ class ApiTokenAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "prefix")
     readonly_fields = ("user", "key_hash", "prefix", "created")
 
-    def has_add_permission(self, request) -> bool:  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest) -> bool:
         # Tokens are issued from the profile page or `manage.py api_token`, which show it once.
         return False

@@ -1,31 +1,42 @@
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
-from zoneinfo import available_timezones
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 
+from accounts.hooks import sign_in_refusal
 from accounts.models import Profile
-from moderation.models import Restriction
-from moderation.selectors import ACCOUNT_KINDS, lasting_longest
+from mayi_site.timezones import valid_zone, zone_names
 
 
 class SignInForm(AuthenticationForm):
     """The login form, which tells a suspended or banned user why they cannot sign in (and
-    until when), once they have given the right password: nobody else learns of it."""
+    until when), once they have given the right password: nobody else learns of it. Why is
+    moderation's to say (``accounts.hooks.provide_sign_in_refusal``)."""
+
+    # Set when the member gave the right password but may not sign in: the page shows what
+    # the moderators told them and a form to appeal (a token in place of the session they
+    # cannot have).
+    restrictions: Sequence[object] = ()
+    appeal_tokens: Mapping[int, str] = {}
 
     def clean(self) -> dict:
         try:
             return super().clean()
         except forms.ValidationError:
-            restriction = self._restriction()
-            if restriction is None:
+            user = self._inactive_member()
+            refusal = sign_in_refusal(user) if user is not None else None
+            if refusal is None:
                 raise
-            raise forms.ValidationError(restriction_words(restriction)) from None
+            self.restrictions = refusal.items
+            self.appeal_tokens = refusal.appeal_tokens
+            raise forms.ValidationError(refusal.message) from None
 
-    def _restriction(self) -> Restriction | None:
+    def _inactive_member(self) -> Any:
+        """The member the right password names, when the account is not active."""
         if getattr(self.request, "axes_locked_out", False):
             return None  # locked out: the password is not to be tried at all
         username = self.cleaned_data.get("username")
@@ -35,18 +46,7 @@ class SignInForm(AuthenticationForm):
         user = get_user_model()._default_manager.filter(username=username).first()
         if user is None or user.is_active or not user.check_password(password):
             return None
-        # A ban outlasts any suspension; of suspensions, the one ending last.
-        return lasting_longest(user, ACCOUNT_KINDS)
-
-
-def restriction_words(restriction: Restriction) -> str:
-    """What a suspended or banned user is told at sign-in."""
-    if restriction.until is None:
-        head = "Your account is banned."
-    else:
-        until = restriction.until.strftime("%d %b %Y, %H:%M UTC")
-        head = f"Your account is suspended until {until}."
-    return f"{head} Reason given by the moderators: {restriction.reason}"
+        return user
 
 
 class EmailForm(forms.Form):
@@ -83,6 +83,13 @@ class EmailForm(forms.Form):
 class ReminderForm(forms.ModelForm):
     """Reminder emails on or off per kind, and quiet hours (no email then; sent after)."""
 
+    # A choice from the IANA list (zoneinfo), not free text: every time the site shows is in it.
+    time_zone = forms.ChoiceField(
+        label="My time zone",
+        choices=[(z, z) for z in zone_names()],
+        help_text="every time the site shows you is in this zone",
+    )
+
     class Meta:
         model = Profile
         fields = ["email_turn", "email_clock", "quiet_start", "quiet_end", "time_zone"]
@@ -94,7 +101,7 @@ class ReminderForm(forms.ModelForm):
 
     def clean_time_zone(self) -> str:
         zone = self.cleaned_data["time_zone"].strip() or "UTC"
-        if zone not in available_timezones() and zone != "UTC":
+        if not valid_zone(zone):
             raise forms.ValidationError("Unknown time zone (for example Europe/Paris).")
         return zone
 
@@ -104,7 +111,3 @@ class ReminderForm(forms.ModelForm):
         if (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
             raise forms.ValidationError("Give both ends of the quiet hours, or neither.")
         return data
-
-
-class VacationForm(forms.Form):
-    days = forms.IntegerField(min_value=1, max_value=366, initial=1)

@@ -16,24 +16,30 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 from django.template import loader
 
+from mayi_site import metrics
+
 logger = logging.getLogger("accounts.mail")
 
 _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mail")
 _pending: set[Future] = set()
 
 
-def _send(message: EmailMessage) -> None:
+def _send(message: EmailMessage, kind: str) -> None:
     try:
         message.send()
     except Exception:
+        metrics.count_email(kind, ok=False)
         logger.exception("could not send an email to %s", message.to)
+    else:
+        metrics.count_email(kind, ok=True)
 
 
-def send_later(message: EmailMessage) -> None:
-    """Send ``message`` from a background thread once the current transaction commits."""
+def send_later(message: EmailMessage, *, kind: str = "account") -> None:
+    """Send ``message`` from a background thread once the current transaction commits
+    (``kind`` labels it in the ``mayi_emails_total`` metric)."""
 
     def submit() -> None:
-        future = _executor.submit(_send, message)
+        future = _executor.submit(_send, message, kind)
         _pending.add(future)
         future.add_done_callback(_pending.discard)
 
@@ -64,4 +70,4 @@ class BackgroundPasswordResetForm(PasswordResetForm):
             message.attach_alternative(
                 loader.render_to_string(html_email_template_name, context), "text/html"
             )
-        send_later(message)
+        send_later(message, kind="password_reset")

@@ -53,6 +53,10 @@ class Profile(models.Model):
     quiet_start = models.TimeField(null=True, blank=True)
     quiet_end = models.TimeField(null=True, blank=True)
     time_zone = models.CharField(max_length=64, default="UTC")
+    # Nightly sleep hours, local times in time_zone (start > end spans midnight; at most 10 h):
+    # this player's turn clocks do not run then (games/services/clocks.py ``counted_seconds``).
+    sleep_start = models.TimeField(null=True, blank=True)
+    sleep_end = models.TimeField(null=True, blank=True)
     # While in the future, this player's turn clocks are paused at every table.
     vacation_until = models.DateTimeField(null=True, blank=True)
     # Vacation days spent in vacation_year (the allowance is per calendar year, UTC).
@@ -60,8 +64,32 @@ class Profile(models.Model):
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     # The statistics page (/players/<username>/) is shown to this user only (stats app).
     stats_hidden = models.BooleanField("hide my statistics from other players", default=False)
+    # The "May I?" window of a "Play now" table, as last chosen (games/services/play_now.py):
+    # kept here so that it follows the player to every device.
+    play_now_window_seconds = models.PositiveSmallIntegerField(
+        "seconds to say “May I?” at Play now", default=20
+    )
 
     objects = ProfileManager()
 
     def __str__(self) -> str:
         return f"profile of {self.user}"
+
+
+class NameSkeleton(models.Model):
+    """What a user's name looks like (accounts/names.py ``skeleton``), indexed: sign-up finds a
+    look-alike of a new name with one indexed lookup instead of reading every name of about its
+    length. Kept by accounts/names.py: made when a user is saved with a new name, replaced when
+    one is renamed (an account's deletion renames it), gone with the user."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="name_skeleton",
+    )
+    # NFKC and the confusables map can lengthen a name a little (usernames are at most 150).
+    skeleton = models.CharField(max_length=600, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.skeleton}"

@@ -55,10 +55,31 @@ def session_users(
     with db.cursor() as cursor:
         cursor.execute(_sessions_sql(len(ordered)), [*ordered, now])
         rows = dict(cursor.fetchall())
-    decoder = DatabaseSessionStore()
-    return {
-        key: _user_of(decoder.decode(rows[key]), known) if key in rows else None for key in keys
-    }
+    return {key: _user_of(_decoded(key, rows[key]), known) if key in rows else None for key in keys}
+
+
+# {session key: (its stored data, that data decoded)}: the sockets of a table have their
+# sessions checked again after every change, and a session's data changes seldom; decoding it
+# (a signature's HMAC and the JSON) each time was a quarter of that check's CPU (py-spy under
+# bench/load.py). Keyed by the stored text, so any change of the row is decoded afresh; made
+# again when the secret key changes (a signature checked with another key).
+_DECODED_MAX = 50_000
+_decoded_memo: dict[str, tuple[str, dict[str, Any]]] = {}
+_decoded_secret: list[str] = [""]
+
+
+def _decoded(session_key: str, data: str) -> Mapping[str, Any]:
+    if _decoded_secret[0] != settings.SECRET_KEY:
+        _decoded_memo.clear()
+        _decoded_secret[0] = settings.SECRET_KEY
+    held = _decoded_memo.get(session_key)
+    if held is not None and held[0] == data:
+        return held[1]
+    decoded = DatabaseSessionStore().decode(data)
+    if len(_decoded_memo) >= _DECODED_MAX:
+        _decoded_memo.clear()  # a bound, not a policy
+    _decoded_memo[session_key] = (data, decoded)
+    return decoded
 
 
 @functools.lru_cache(maxsize=64)
@@ -102,7 +123,7 @@ def _user_of(session: Mapping[str, Any], known: dict[Any, User] | None) -> User 
     session_hash = session.get(auth.HASH_SESSION_KEY)
     if not session_hash:
         return None
-    if constant_time_compare(session_hash, user.get_session_auth_hash()):
+    if constant_time_compare(session_hash, _auth_hash(user)):
         return user
     if any(
         constant_time_compare(session_hash, fallback)
@@ -110,3 +131,20 @@ def _user_of(session: Mapping[str, Any], known: dict[Any, User] | None) -> User 
     ):
         return user
     return None
+
+
+# {(user class, password hash, secret key): the session auth hash}: an HMAC of the password's
+# hash, computed again for every socket after every change (a sixth of the sessions' check);
+# the password's hash is the key, so a changed password is hashed afresh.
+_auth_hashes: dict[tuple[type, str, str], str] = {}
+
+
+def _auth_hash(user: User) -> str:
+    key = (type(user), user.password, settings.SECRET_KEY)
+    found = _auth_hashes.get(key)
+    if found is None:
+        found = user.get_session_auth_hash()
+        if len(_auth_hashes) >= _DECODED_MAX:
+            _auth_hashes.clear()  # a bound, not a policy
+        _auth_hashes[key] = found
+    return found

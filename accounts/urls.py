@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from games.ratelimits import ratelimited
+from mayi_site.ratelimits import ratelimited
 
 from . import views
 from .forms import SignInForm
@@ -29,7 +29,5 @@ urlpatterns = [
     path("profile/token/", views.token_new, name="token_new"),
     path("profile/reminders/", views.reminders_save, name="reminders_save"),
     path("profile/email/", views.email_save, name="email_save"),
-    path("profile/vacation/", views.vacation_start, name="vacation_start"),
-    path("profile/vacation/end/", views.vacation_end, name="vacation_end"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -1,34 +1,55 @@
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from accounts.forms import EmailForm, ReminderForm, VacationForm
+from accounts import hooks, names
+from accounts.forms import EmailForm, ReminderForm
 from accounts.models import ApiToken, Profile
 from accounts.requests import SignedInRequest
 from accounts.tokens import token_issue
-from games import services
-from games.models import RoundResult, Seat, Table
-from games.ratelimits import ratelimited
-from moderation.selectors import reports_filed_by
+from mayi_site.ratelimits import ratelimited
+from mayi_site.timezones import remember_zone, zone_names
 
 
 class SignUpForm(UserCreationForm):
+    # Offered from the browser's own zone (static/js/timezone.js, Intl.DateTimeFormat).
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        choices=[(z, z) for z in zone_names()],
+        initial="UTC",
+        required=False,
+        help_text="Times on the site are shown in it (your browser's, if it says).",
+        widget=forms.Select(attrs={"data-browser-zone": ""}),
+    )
+
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
         help_texts = {
             "email": "Optional, never shown to other players: for turn reminders and password "
             "resets (you can add it later on your profile)."
         }
+
+    def clean_username(self) -> str:
+        name = str(super().clean_username())
+        if names.reserved(name):
+            raise forms.ValidationError("Names starting with “deleted-” are the site's own.")
+        other = names.lookalike_of(name)
+        if other is not None:
+            raise forms.ValidationError(
+                f"This name looks too much like the player “{other}”: choose one that reads "
+                "differently."
+            )
+        return name
 
 
 def _safe_next(request: HttpRequest) -> str:
@@ -51,6 +72,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 user = form.save()
+                profile = Profile.objects.for_user(user)
+                profile.time_zone = form.cleaned_data["time_zone"] or "UTC"
+                profile.save(update_fields=["time_zone"])
+            remember_zone(user.pk, profile.time_zone)
         except IntegrityError:
             # Another sign-up took the name between the form's check and the insert.
             form.add_error("username", "A user with that username already exists.")
@@ -68,46 +93,22 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile(request: SignedInRequest) -> HttpResponse:
+    """The member's own page: what accounts keeps (reminders, email, token), and what each app
+    built on it adds (games: the seats and the clocks; stats: the rounds; moderation: the
+    reports and restrictions), registered in accounts/hooks.py."""
     user = request.user
-    seats = (
-        Seat.objects.filter(user=user)
-        .select_related("table")
-        .exclude(table__status=Table.Status.ABORTED)
-        .order_by("-table__created")[:50]
-    )
-    finished = Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).count()
-    # Aborted tables count for nothing here, as in the statistics (and the list above).
-    rounds = (
-        RoundResult.objects.filter(user=user)
-        .exclude(table__status=Table.Status.ABORTED)
-        .aggregate(
-            rounds=Count("id"),
-            went_out=Count("id", filter=Q(went_out=True)),
-            points=Sum("score"),
-            mayi_melds=Sum("mayi_melds"),
-        )
-    )
     token = ApiToken.objects.filter(user=user).first()
     profile = Profile.objects.for_user(user)
-    now = timezone.now()
     return render(
         request,
         "accounts/profile.html",
         {
             "reminder_form": ReminderForm(instance=profile),
             "email_form": EmailForm(user),
-            "vacation_form": VacationForm(),
-            "vacation_until": profile.vacation_until
-            if profile.vacation_until and profile.vacation_until > now
-            else None,
-            "vacation_days_left": services.vacation_days_left(profile, now),
-            "seats": seats,
-            "games_finished": finished,
-            "rounds": rounds,
             "token": token,
             "stats_hidden": profile.stats_hidden,
             "new_token": request.session.pop("new_api_token", None),
-            "reports": reports_filed_by(user),
+            **hooks.profile_context(user=user, profile=profile, now=timezone.now()),
         },
     )
 
@@ -115,8 +116,14 @@ def profile(request: SignedInRequest) -> HttpResponse:
 @login_required
 @require_POST
 def token_new(request: SignedInRequest) -> HttpResponse:
-    # Shown once on the next page view, then only its prefix: the database keeps a hash.
-    request.session["new_api_token"] = token_issue(user=request.user)
+    # Shown once on the next page view, then only its prefix: the database keeps a hash. The
+    # session is written while the issue still holds the user's row lock, so that of two issues
+    # at once (two tabs, a double click) the token the session shows is the one that was kept;
+    # saved by the middleware after the commit, the session could end with the revoked one.
+    with transaction.atomic():
+        request.session["new_api_token"] = token_issue(user=request.user)
+        request.session.save()
+        request.session.modified = False
     return redirect("profile")
 
 
@@ -127,6 +134,7 @@ def reminders_save(request: SignedInRequest) -> HttpResponse:
     form = ReminderForm(request.POST, instance=profile)
     if form.is_valid():
         form.save()
+        remember_zone(request.user.pk, profile.time_zone)
         messages.success(request, "Reminder settings saved.")
     else:
         for error in form.errors.values():
@@ -149,28 +157,4 @@ def email_save(request: SignedInRequest) -> HttpResponse:
         for error in form.errors.values():
             messages.error(request, " ".join(str(e) for e in error))
     # The page's top, where the message says what happened (a wrong password included).
-    return redirect("profile")
-
-
-@login_required
-@require_POST
-def vacation_start(request: SignedInRequest) -> HttpResponse:
-    form = VacationForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Enter a number of days.")
-        return redirect("profile")
-    try:
-        services.vacation_start(user=request.user, days=form.cleaned_data["days"])
-    except services.ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, "Your clocks are paused.")
-    return redirect("profile")
-
-
-@login_required
-@require_POST
-def vacation_end(request: SignedInRequest) -> HttpResponse:
-    services.vacation_end(user=request.user)
-    messages.success(request, "Welcome back: your clocks run again.")
     return redirect("profile")

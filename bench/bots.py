@@ -3,16 +3,20 @@
     .venv/bin/python bench/bots.py --level strong --against baseline --games 400
     .venv/bin/python bench/bots.py --level normal --against normal --games 100   # all one level
     .venv/bin/python bench/bots.py --level strong --against normal,easy,normal --games 100  # a mix
+    nice -n 10 .venv/bin/python bench/bots.py --level expert --against strong --rulesets bga --games 400
 
 One seat (game g: seat g % players) plays ``--level``, the others ``--against`` (``baseline`` is
-the frozen heuristic that was the site's only bot, ``games/engine/bots_baseline.py``; a comma
+the frozen heuristic that was the site's only bot, ``games/engine/bots/baseline.py``; a comma
 list gives the other seats their levels in turn, clockwise from the tested seat). For
 each ruleset it prints one JSON line: the tested seat's win share (a shared first place counts
 as a win; parity is 1/players), its mean total against the others' mean, the share of rounds
 nobody went out of, and the time the tested seat's bot took per turn (every decision of one
 turn of its own, summed) and per answer in a buy window: median, p99 and max, in ms of wall
 time, and the turn's process CPU time (``turn_cpu_ms``: what a shared, loaded machine distorts
-least).
+least); ``decision_cpu_ms`` is the CPU time of each single decision of the tested seat (every
+call of its bot: a draw, a discard, a lay-off, an answer), the figure the expert's 200 ms
+budget is about. ``--games-from`` starts at another game number, so that a long run can be
+made in parts (``--json-games`` writes each game's result, for merging them).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ def play(task: tuple[str, int, str, str, int, str]) -> dict:
     turn_ms: list[float] = []
     turn_cpu_ms: list[float] = []
     answer_ms: list[float] = []
+    decision_cpu_ms: list[float] = []
     current = current_cpu = 0.0
     turn_key: bool | None = None
     illegal = 0
@@ -64,6 +69,7 @@ def play(task: tuple[str, int, str, str, int, str]) -> dict:
         if action is None:
             action = {"type": "no_thanks"} if waiting else fallback_action(state, seat)
         if seat == tested:
+            decision_cpu_ms.append(spent_cpu)
             if waiting:
                 answer_ms.append(spent)
             else:
@@ -93,6 +99,7 @@ def play(task: tuple[str, int, str, str, int, str]) -> dict:
         "turn_ms": turn_ms,
         "turn_cpu_ms": turn_cpu_ms,
         "answer_ms": answer_ms,
+        "decision_cpu_ms": decision_cpu_ms,
         "illegal": illegal,
         "finished": state["game_over"],
     }
@@ -110,6 +117,7 @@ def summarise(ruleset: str, level: str, against: str, players: int, games: list[
     turns = [t for g in games for t in g["turn_ms"]]
     turns_cpu = [t for g in games for t in g["turn_cpu_ms"]]
     answers = [t for g in games for t in g["answer_ms"]]
+    decisions = [t for g in games for t in g["decision_cpu_ms"]]
     return {
         "ruleset": ruleset,
         "level": level,
@@ -135,6 +143,12 @@ def summarise(ruleset: str, level: str, against: str, players: int, games: list[
             "p99": _pct(answers, 0.99),
             "max": _pct(answers, 1.0),
         },
+        "decision_cpu_ms": {
+            "p50": _pct(decisions, 0.5),
+            "p99": _pct(decisions, 0.99),
+            "max": _pct(decisions, 1.0),
+            "count": len(decisions),
+        },
         "illegal_actions": sum(g["illegal"] for g in games),
         "unfinished": sum(not g["finished"] for g in games),
     }
@@ -149,11 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rulesets", default="bga,petras,classic,rook")
     parser.add_argument("--seed", default="bench-bots")
     parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--games-from", type=int, default=0, help="the first game's number")
+    parser.add_argument("--json-games", help="write every game's result to this file")
     args = parser.parse_args(argv)
     for ruleset in args.rulesets.split(","):
         tasks = [
             (ruleset, g, args.level, args.against, args.players, args.seed)
-            for g in range(args.games)
+            for g in range(args.games_from, args.games_from + args.games)
         ]
         started = time.perf_counter()
         if args.processes > 1:
@@ -161,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
                 games = pool.map(play, tasks, chunksize=4)
         else:
             games = [play(t) for t in tasks]
+        if args.json_games:
+            with open(f"{args.json_games}.{ruleset}", "w") as f:
+                json.dump(games, f)
         out = summarise(ruleset, args.level, args.against, args.players, games)
         out["seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps(out), flush=True)

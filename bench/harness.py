@@ -783,10 +783,13 @@ async def play_all(
     during: Any = None,
     arrivals_per_s: float = 100.0,
     tls: ssl.SSLContext | None = None,
+    by_table: bool = False,
 ) -> list[Ledger]:
     """Every seat's client, table i on ports[i % len(ports)] (seats of one table are split
     across the daphne processes too when there are several: seat s of table i on
-    ports[(i + s) % n]); ``during`` (a coroutine function) runs alongside, the drill's fault."""
+    ports[(i + s) % n]; with ``by_table``, every seat of table i on ports[i % n], as proxies
+    that route by table send them); ``during`` (a coroutine function) runs alongside, the
+    drill's fault."""
     rng = random.Random(seed)
     stop_at = time.time() + seconds
     ledgers: list[Ledger] = []
@@ -798,7 +801,7 @@ async def play_all(
             players.append(
                 Player(
                     cred,
-                    ports[(i + cred.seat) % len(ports)],
+                    ports[(i + (0 if by_table else cred.seat)) % len(ports)],
                     think=think,
                     answer_windows=answer_windows,
                     rng=random.Random(rng.random()),

@@ -1,25 +1,25 @@
 """The chat API: ``GET /api/tables/<id>/chat?before=<id>`` and ``POST /api/tables/<id>/chat``.
 
-Thin: a ninja router mounted on the site's API (games/api.py), so authentication and the error
-shape are the API's own; the rate limit (django-ratelimit, per user) is checked here, at the
-edge, before the service runs.
+Thin: a ninja router mounted on the site's API (mayi_site/api.py), so authentication and the error
+shape are the API's own; the rate limit (``chat`` in ``MAYI_RATE_LIMITS``, per user,
+mayi_site/ratelimits.py) is checked here, at the edge, before the service runs.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-from django_ratelimit.core import is_ratelimited
 from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field, StrictStr
 
 from accounts.requests import ApiRequest
-from games import services as games
 from games.api_schemas import ErrorOut
+from mayi_site.ratelimits import RateLimited
+from mayi_site.ratelimits import check as ratelimit_check
 
 from . import services
 from .models import TEXT_MAX
+from .signals import flood_blocked
 
 router = Router(tags=["chat"])
 
@@ -53,11 +53,6 @@ class ChatPageOut(Schema):
     reactions: dict[str, str]
 
 
-class RateLimited(games.ServiceError):
-    status = 429
-    code = "rate_limited"
-
-
 @router.get("/tables/{int:table_id}/chat", response={200: ChatPageOut, **ERRORS})
 def chat_page(request: ApiRequest, table_id: int, before: int | None = None) -> dict[str, Any]:
     """The newest messages I may see at this table (oldest first), older ones with ``before``."""
@@ -78,14 +73,11 @@ def chat_post(request: ApiRequest, table_id: int, payload: ChatIn) -> Status:
     """Say something at the table: players to players, spectators of a public table to
     spectators. Plain text (no HTML), at most 500 characters, or a canned ``reaction``."""
     user = request.auth
-    if is_ratelimited(
-        request,
-        group="chat-post",
-        key=lambda group, req: str(user.pk),
-        rate=settings.MAYI_CHAT_RATE,
-        increment=True,
-    ):
-        raise RateLimited("you are sending messages too fast; wait a little")
+    try:
+        ratelimit_check("chat", user=user, message="you are sending messages too fast")
+    except RateLimited:
+        flood_blocked.send(sender=chat_post, user=user, table_id=table_id)
+        raise
     message = services.chat_post(
         table_id=table_id, user=user, text=payload.text, reaction=payload.reaction
     )

@@ -12,17 +12,19 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, transaction
 
 from accounts.sessions import session_user
 from games import services as games
 from games.models import Seat, Table
-from moderation.audit import audit_write
-from moderation.models import AuditEntry
-from moderation.selectors import muted_until
+from games.services import NOTIFY_MENTION, send_task_after_commit
+from mayi_site.timezones import zoned
+from social.selectors import blocked_subquery, has_blocked
 
-from . import live
+from . import hooks, live
 from .models import TEXT_MAX, ChatMessage
 
 logger = logging.getLogger("chat")
@@ -82,10 +84,10 @@ def clean_text(text: str) -> str:
 
 def chat_mute_notice(user: User | AnonymousUser) -> str:
     """What a muted user is told (the API's refusal, the table page's chat panel), or ""."""
-    mute = muted_until(user) if user.is_authenticated else None
+    mute = hooks.mute_of(user) if user.is_authenticated else None
     if mute is None:
         return ""
-    until = f" until {mute.until:%Y-%m-%d %H:%M} UTC" if mute.until else ""
+    until = f" until {zoned(mute.until)}" if mute.until else ""
     return f"a moderator muted you in chat{until}"
 
 
@@ -124,6 +126,14 @@ def chat_post(
             move_seq=table.move_count,
         )
         live.on_commit_chat(table.pk, message.pk)
+        if "@" in text and audience != ChatMessage.Audience.SPECTATORS:
+            # The notify app pushes the message to the players it names (@name).
+            send_task_after_commit(
+                NOTIFY_MENTION,
+                (message.pk,),
+                queue=settings.MAYI_MAIL_QUEUE,
+                what=f"the mentions of chat message {message.pk}",
+            )
     return message
 
 
@@ -154,7 +164,10 @@ def chat_unhide(*, message_id: int, moderator: User, reason: str) -> ChatMessage
 
 def _set_hidden(message_id: int, moderator: User, reason: str, *, hidden: bool) -> ChatMessage:
     """Hide or show a message once, audited, and push the change to the table's pages; a
-    message already so is left as it is (no second audit row)."""
+    message already so is left as it is (no second audit row). The moderator's role must
+    hold the power to hide (every moderator role does: docs/MODERATION.md)."""
+    if not (moderator.is_active and moderator.has_perm("chat.hide_chatmessage")):
+        raise PermissionDenied("your moderator role may not hide chat messages")
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
@@ -163,15 +176,8 @@ def _set_hidden(message_id: int, moderator: User, reason: str, *, hidden: bool) 
             return message
         message.hidden = hidden
         message.save(update_fields=["hidden"])
-        audit_write(
-            actor=moderator,
-            action=AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
-            target_user=message.author,
-            table=message.table,
-            reason=reason,
-            message=message.pk,
-            text=message.text,
-        )
+        # Moderation's audit row, in this transaction (chat/hooks.py).
+        hooks.message_hidden(moderator=moderator, message=message, reason=reason, hidden=hidden)
         live.on_commit_chat(message.table_id, message.pk)
     return message
 
@@ -184,6 +190,8 @@ def chat_page(
     table, seats = games.table_get_for_user(table_id=table_id, user=user)
     audiences = chat_audiences(table, seats, user)
     rows = ChatMessage.objects.filter(table=table, audience__in=audiences, hidden=False)
+    # The players ``user`` blocked say nothing to them (and are not told).
+    rows = rows.exclude(author_id__in=blocked_subquery(user))
     if before is not None:
         rows = rows.filter(pk__lt=before)
     page = list(rows.select_related("author").order_by("-id")[: limit + 1])
@@ -245,6 +253,8 @@ def chat_frame_of(read: ChatRead | None, user: User) -> dict[str, Any] | None:
     except games.ServiceError:
         return None
     if read.message.audience not in audiences:
+        return None
+    if read.message.author_id is not None and has_blocked(user, read.message.author_id):
         return None
     return {"type": "chat", "message": chat_json(read.message, user)}
 

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from .models import Move, Reminder, RoundResult, Seat, Table
+from .models import Move, Reminder, Seat, Table
 
 
 class SeatInline(admin.TabularInline):
@@ -32,7 +33,9 @@ class TableAdmin(admin.ModelAdmin):
     date_hierarchy = "created"
     inlines = [SeatInline]
 
-    def get_search_results(self, request, queryset, search_term):  # type: ignore[no-untyped-def]
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Table], search_term: str
+    ) -> tuple[QuerySet[Table], bool]:
         queryset, _ = super().get_search_results(request, queryset, search_term)
         # The seats join can repeat a table; say so, so the admin de-duplicates.
         return queryset, True
@@ -68,15 +71,6 @@ class MoveAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
-
-
-@admin.register(RoundResult)
-class RoundResultAdmin(admin.ModelAdmin):
-    list_display = ("table", "round_no", "seat", "user", "score", "went_out", "buys", "mayi_melds")
-    list_filter = ("ruleset", "went_out", "round_no", "by_bot")
-    search_fields = ("user__username", "=table__id")
-    list_select_related = ("table", "user")
-    raw_id_fields = ("table", "user")
 
 
 @admin.register(Reminder)

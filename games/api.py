@@ -1,30 +1,23 @@
-"""The JSON API under /api/: thin; authenticate, parse, call one service, shape the answer.
+"""The games' JSON endpoints under /api/ (tables, seats, moves, clocks): thin; parse, call one
+service, shape the answer.
 
-Every refusal has the shape ``{"error": {"code", "message"}}`` (a stale version adds the fresh
-``table`` and ``view``), including ninja's own validation and parsing errors.
+A router mounted on the site's API (mayi_site/api.py), which authenticates the caller and
+gives every refusal its one shape, ``{"error": {"code", "message"}}`` (a stale version adds
+the fresh ``table`` and ``view``).
 """
 
 from __future__ import annotations
 
-import json
-import logging
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.utils import timezone
-from ninja import NinjaAPI, Status
-from ninja.errors import AuthenticationError, HttpError, ValidationError
-from ninja.parser import Parser
-from ninja.security import HttpBearer, SessionAuth
-from ninja.utils import check_csrf
+from ninja import Router, Status
 
 from accounts.models import Profile
 from accounts.requests import ApiRequest
-from accounts.tokens import token_of_inactive_user, token_user
-from chat.api import router as chat_router
 from games import services
-from games.api_messages import validation_message
 from games.api_schemas import (
     ActionIn,
     BotsIn,
@@ -42,139 +35,12 @@ from games.api_schemas import (
     VacationIn,
     VacationOut,
 )
-from games.engine import IllegalMove
-from games.errors import error_body
-from games.models import BenchWrite, Table
-from games.ratelimits import ratelimited
-from mayi_site.fastjson import OrjsonRenderer, api_json
-from mayi_site.middleware import install as install_error_answers
-from moderation.api import router as moderation_router
-from stats.api import router as stats_router
+from games.models import Table
+from games.services.pace import LobbyFilters
+from mayi_site.fastjson import api_json
+from mayi_site.ratelimits import ratelimited
 
-logger = logging.getLogger("games.api")
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
-class BadJson(ValueError):
-    pass
-
-
-class JsonParser(Parser):
-    def parse_body(self, request: HttpRequest) -> Any:
-        if not request.body.strip():
-            # No body at all is an empty object: "Play now" needs none; an endpoint that needs
-            # fields still refuses it, as bad_request naming them.
-            return {}
-        try:
-            return json.loads(request.body)
-        except (ValueError, UnicodeDecodeError) as exc:
-            # ninja wraps this in HttpError(400); the handler below finds it as the cause.
-            raise BadJson(str(exc)) from exc
-
-
-class BearerToken(HttpBearer):
-    """``Authorization: Bearer <token>`` for bots and scripts; no CSRF (no ambient cookie)."""
-
-    def authenticate(self, request: HttpRequest, token: str) -> Any:
-        user = token_user(token.strip())
-        if user is None:
-            if token_of_inactive_user(token.strip()):
-                raise ApiError(
-                    401,
-                    "bad_token",
-                    "this API token's account is suspended or banned: "
-                    "sign in on the site to read why",
-                )
-            raise ApiError(401, "bad_token", "this API token is not valid")
-        request.user = user
-        return user
-
-
-class BrowserSession(SessionAuth):
-    """The browser's session cookie; unsafe methods must carry the CSRF token."""
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if not request.user.is_authenticated:
-            return None
-        if (
-            request.method not in ("GET", "HEAD", "OPTIONS", "TRACE")
-            and not getattr(request, "_ninja_csrf_exempt", False)
-            and check_csrf(request) is not None
-        ):
-            raise ApiError(403, "csrf_failed", "CSRF check failed: send the X-CSRFToken header")
-        return request.user
-
-
-api = NinjaAPI(
-    title="May I?",
-    version="1",
-    description="Tables, seats and moves of the May I? card game.",
-    auth=[BearerToken(), BrowserSession()],
-    parser=JsonParser(),
-    renderer=OrjsonRenderer(),
-    urls_namespace="api",
-)
-# 503 for retryable database errors, 413, 429 (mayi_site/middleware.py).
-install_error_answers(api)
-
-
-def error(status: int, code: str, message: str, **extra: Any) -> HttpResponse:
-    """A refusal in the one shape (codes and statuses: games/errors.py)."""
-    return JsonResponse(error_body(code, message, **extra), status=status)
-
-
-@api.exception_handler(ApiError)
-def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
-    return error(exc.status, exc.code, exc.message)
-
-
-@api.exception_handler(services.StaleVersion)
-def _stale(request: ApiRequest, exc: services.StaleVersion) -> HttpResponse:
-    try:
-        # The fresh view goes only to someone who may see the table.
-        services.table_check_access(exc.table, exc.seats, request.auth)
-    except services.NotSeated as refused:
-        return error(refused.status, refused.code, refused.message)
-    payload = services.table_payload(exc.table, exc.seats, request.auth, since=exc.since)
-    return error(exc.status, exc.code, exc.message, **payload)
-
-
-@api.exception_handler(services.ServiceError)
-def _service_error(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
-    return error(*services.refusal(exc))
-
-
-@api.exception_handler(IllegalMove)
-def _illegal(request: HttpRequest, exc: IllegalMove) -> HttpResponse:
-    return error(*services.refusal(exc))
-
-
-@api.exception_handler(ValidationError)
-def _validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    # In players' words (the page shows the message as it is); the code stays bad_request.
-    return error(400, "bad_request", validation_message(exc.errors))
-
-
-@api.exception_handler(AuthenticationError)
-def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    return error(401, "not_authenticated", "sign in, or send Authorization: Bearer <token>")
-
-
-@api.exception_handler(HttpError)
-def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    if isinstance(exc.__cause__, BadJson):
-        return error(400, "bad_json", f"the body is not valid JSON: {exc.__cause__}")
-    return error(exc.status_code, "bad_request" if exc.status_code == 400 else "error", str(exc))
-
-
-@api.exception_handler(Http404)
-def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
-    return error(404, "not_found", "no such resource")
+router = Router()
 
 
 def _payload(request: ApiRequest, table: Table) -> dict[str, Any]:
@@ -185,15 +51,22 @@ def _payload(request: ApiRequest, table: Table) -> dict[str, Any]:
 ERRORS: dict[int, Any] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 503: ErrorOut}
 
 
-@api.get("/tables", response={200: TableListOut, 401: ErrorOut}, tags=["tables"])
-def list_tables(request: ApiRequest) -> dict[str, Any]:
-    """Open public tables, and every table the caller sits at."""
+@router.get("/tables", response={200: TableListOut, 400: ErrorOut, 401: ErrorOut}, tags=["tables"])
+def list_tables(
+    request: ApiRequest, ruleset: str = "", pace: str = "", seats_free: int = 1
+) -> dict[str, Any]:
+    """Open public tables with a seat free (filtered: ``ruleset``; ``pace`` fast, day or slow;
+    at least ``seats_free`` free), and every table the caller sits at. None where a player sits
+    whom the caller blocked or who blocked them."""
     user = request.auth
-    tables = services.table_list_for_user(user=user)
+    tables = services.table_list_for_user(
+        user=user,
+        filters=LobbyFilters.parse({"ruleset": ruleset, "pace": pace, "seats_free": seats_free}),
+    )
     return {"tables": [services.table_meta(t, services.seats_of(t), user) for t in tables]}
 
 
-@api.post("/tables", response={201: TableOut, 429: ErrorOut, **ERRORS}, tags=["tables"])
+@router.post("/tables", response={201: TableOut, 429: ErrorOut, **ERRORS}, tags=["tables"])
 @ratelimited("table_create")
 def create_table(request: ApiRequest, payload: TableCreateIn) -> Status:
     table = services.table_create(
@@ -209,11 +82,13 @@ def create_table(request: ApiRequest, payload: TableCreateIn) -> Status:
         timeout_level=payload.timeout_level,
         bot_level=payload.bot_level,
         engine_options=payload.engine_options,
+        min_reliability=payload.min_reliability,
+        max_timeouts=payload.max_timeouts,
     )
     return Status(201, _payload(request, table))
 
 
-@api.post("/tables/play-now", response={201: TableOut, 429: ErrorOut, **ERRORS}, tags=["tables"])
+@router.post("/tables/play-now", response={201: TableOut, 429: ErrorOut, **ERRORS}, tags=["tables"])
 @ratelimited("table_create")
 def play_now(request: ApiRequest, payload: PlayNowIn | None = None) -> Status:
     """A started table against bots in one call (the body may be left out)."""
@@ -223,29 +98,35 @@ def play_now(request: ApiRequest, payload: PlayNowIn | None = None) -> Status:
         ruleset=options.ruleset,
         seats=options.seats,
         level=options.level,
+        window_seconds=options.window_seconds,
     )
     return Status(201, _payload(request, table))
 
 
-@api.post("/tables/join", response={200: TableOut, 409: ErrorOut, **ERRORS}, tags=["tables"])
+@router.post("/tables/join", response={200: TableOut, 409: ErrorOut, **ERRORS}, tags=["tables"])
 def join_by_invite(request: ApiRequest, payload: InviteIn) -> dict[str, Any]:
     """Join a table (public or private) with its invite code."""
     table = services.table_join(user=request.auth, invite_code=payload.invite_code)
     return _payload(request, table)
 
 
-@api.get("/tables/{int:table_id}", response={200: TableOut, **ERRORS}, tags=["tables"])
-def get_table(request: ApiRequest, table_id: int, since: int | None = None) -> dict[str, Any]:
+@router.get("/tables/{int:table_id}", response={200: TableOut, **ERRORS}, tags=["tables"])
+def get_table(
+    request: ApiRequest, table_id: int, since: int | None = None, hidden: bool = False
+) -> dict[str, Any]:
     """The table, the caller's view of the game (a spectator's view for a public table) and
-    the log of the moves after version ``since`` (without it: the last 200 moves)."""
+    the log of the moves after version ``since`` (without it: the last 200 moves). The read
+    records the version as seen by the player ("since you last looked"), unless ``hidden``:
+    a page in a background tab reads it, nobody looks."""
     user = request.auth
     table, seats = services.table_get_for_user(table_id=table_id, user=user)
     payload = services.table_payload(table, seats, user, since=since)
-    services.seat_mark_seen(seats=seats, user=user, version=table.version)
+    if not hidden:
+        services.seat_mark_seen(seats=seats, user=user, version=table.version)
     return payload
 
 
-@api.get("/tables/{int:table_id}/log", response={200: LogPageOut, **ERRORS}, tags=["play"])
+@router.get("/tables/{int:table_id}/log", response={200: LogPageOut, **ERRORS}, tags=["play"])
 def get_table_log(
     request: ApiRequest, table_id: int, before: int | None = None, limit: int = 100
 ) -> dict[str, Any]:
@@ -256,7 +137,7 @@ def get_table_log(
     return services.table_log_page(table=table, seats=seats, user=user, before=before, limit=limit)
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/join",
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
@@ -266,7 +147,7 @@ def join_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
     return _payload(request, table)
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/leave",
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
@@ -276,7 +157,7 @@ def leave_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
     return _payload(request, table)
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/bots",
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
@@ -284,15 +165,15 @@ def leave_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
 def fill_with_bots(
     request: ApiRequest, table_id: int, payload: BotsIn | None = None
 ) -> dict[str, Any]:
-    """The host fills every empty seat with a bot, at ``level`` (easy, normal, strong). The
-    body may be left out: the bots then play at the table's ``bot_level`` (normal unless the
-    table was made with another)."""
+    """The host fills every empty seat with a bot, at ``level`` (easy, normal, strong,
+    expert). The body may be left out: the bots then play at the table's ``bot_level`` (normal
+    unless the table was made with another)."""
     level = payload.level if payload is not None else None
     table = services.table_fill_with_bots(user=request.auth, table_id=table_id, level=level)
     return _payload(request, table)
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/start",
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
@@ -302,7 +183,7 @@ def start_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
     return _payload(request, table)
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/actions",
     response={200: TableOut, 409: StaleOut, 429: ErrorOut, **ERRORS},
     tags=["play"],
@@ -311,7 +192,7 @@ def start_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
 def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> HttpResponse:
     """Play one action at ``expect_version``; 200 with the new view, 409 with the fresh one."""
     action = payload.model_dump(exclude={"expect_version"}, exclude_none=True)
-    table, seats = services.table_submit_action(
+    committed = services.table_submit_action(
         table_id=table_id,
         user=request.auth,
         action=action,
@@ -320,11 +201,13 @@ def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> Http
     # The hot path: the payload is built by our own code in TableOut's shape (the tests check
     # it), so it skips ninja's response validation.
     # Its log: the moves this commit wrote (the action's, the bots' and standing orders').
-    answer = services.table_payload(table, seats, request.auth, moves=table.committed_moves)
+    answer = services.table_payload(
+        committed.table, committed.seats, request.auth, moves=committed.moves
+    )
     return HttpResponse(api_json(answer), content_type="application/json")
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/rematch",
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["tables"],
@@ -336,7 +219,7 @@ def rematch(request: ApiRequest, table_id: int) -> dict[str, Any]:
     return _payload(request, table)
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/check",
     response={200: CheckOut, 409: ErrorOut, **ERRORS},
     tags=["play"],
@@ -352,7 +235,7 @@ def check_selection(request: ApiRequest, table_id: int, payload: CheckIn) -> dic
     )
 
 
-@api.post(
+@router.post(
     "/tables/{int:table_id}/orders",
     response={200: TableOut, 409: ErrorOut, **ERRORS},
     tags=["play"],
@@ -378,39 +261,19 @@ def _vacation(profile: Any) -> dict[str, Any]:
     }
 
 
-@api.get("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
+@router.get("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
 def get_vacation(request: ApiRequest) -> dict[str, Any]:
     profile = Profile.objects.for_user(request.auth)
     return _vacation(profile)
 
 
-@api.post("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
+@router.post("/vacation", response={200: VacationOut, **ERRORS}, tags=["clocks"])
 def start_vacation(request: ApiRequest, payload: VacationIn) -> dict[str, Any]:
     """Spend days to pause my turn clocks at every table (from now, or after the current one)."""
     return _vacation(services.vacation_start(user=request.auth, days=payload.days))
 
 
-@api.post("/vacation/end", response={200: VacationOut, **ERRORS}, tags=["clocks"])
+@router.post("/vacation/end", response={200: VacationOut, **ERRORS}, tags=["clocks"])
 def end_vacation(request: ApiRequest) -> dict[str, Any]:
     """Come back early: my clocks run again; whole days not begun are given back."""
     return _vacation(services.vacation_end(user=request.auth))
-
-
-@api.post("/bench/write", include_in_schema=False)
-def bench_write(request: ApiRequest) -> dict[str, Any]:
-    """The floor of the stack for bench/api_moves.py: same auth and server, one row written."""
-    if not settings.MAYI_BENCH_ENDPOINTS:
-        raise Http404
-    row = BenchWrite.objects.create(note=str(request.auth)[:40])
-    return {"id": row.pk}
-
-
-# Feature routers of other apps (table chat, reports), under the same auth and error shape.
-api.add_router("", chat_router)
-api.add_router("", moderation_router)
-api.add_router("", stats_router)
-
-
-def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
-    """Anything under /api/ that no route matches still answers in the API's error shape."""
-    return error(404, "not_found", f"no API route {request.path}")

@@ -8,7 +8,7 @@ an API refusal's message as it is, so this turns each error into a sentence abou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 # The moves, as a sentence names them (ActionIn's tags).
@@ -63,16 +63,21 @@ KINDS = {
 }
 
 
+def _cap(words: str) -> str:
+    # str.capitalize() lowers the rest: "the “May I?” window" read "The “may i?” window".
+    return words[:1].upper() + words[1:]
+
+
 def _field_words(name: str) -> str:
     return FIELDS.get(name, "a field")
 
 
-def _sentence(error: dict[str, Any]) -> str:
+def _sentence(error: Mapping[str, Any]) -> str:
     loc = [str(p) for p in error.get("loc", ()) if p not in ("body", "payload")]
     move = MOVES.get(loc[0]) if loc else None
     fields = [p for p in (loc[1:] if move else loc) if not p.isdigit()]
     field = fields[-1] if fields else ""
-    what = (move or "the request").capitalize()
+    what = _cap(move or "the request")
     kind = error.get("type", "")
     ctx = error.get("ctx") or {}
     if kind == "union_tag_invalid":
@@ -99,20 +104,20 @@ def _sentence(error: dict[str, Any]) -> str:
     ):
         return "That is not a card of this game"
     if kind in ("string_too_short", "string_too_long"):
-        return f"{_field_words(field).capitalize()} is too {kind.split('_')[-1]}"
+        return f"{_cap(_field_words(field))} is too {kind.split('_')[-1]}"
     if kind == "literal_error":
-        return f"{_field_words(field).capitalize()} must be {ctx.get('expected', 'one of the choices')}"
+        return f"{_cap(_field_words(field))} must be {ctx.get('expected', 'one of the choices')}"
     if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        return f"{_field_words(field).capitalize()} is out of range"
+        return f"{_cap(_field_words(field))} is out of range"
     if kind == "value_error" and loc[:1] == ["lay_down"]:
         return "A lay-down gives either the cards (the game finds the melds) or the melds"
     if kind in KINDS:
-        subject = _field_words(field).capitalize() if field else "The request"
+        subject = _cap(_field_words(field)) if field else "The request"
         return f"{subject} must be {KINDS[kind]}"
     return f"{what}: {_field_words(field)} is not valid" if field else f"{what} is not valid"
 
 
-def validation_message(errors: Sequence[dict[str, Any]]) -> str:
+def validation_message(errors: Sequence[Mapping[str, Any]]) -> str:
     """One sentence per error (the first few), in words; never a validator's text."""
     sentences: list[str] = []
     for error in errors[:5]:

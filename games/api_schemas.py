@@ -5,10 +5,19 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from ninja import Schema
-from pydantic import ConfigDict, Field, StrictBool, StrictInt, StrictStr, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    model_validator,
+)
 
-from games.engine.rulesets import RULESETS
+from games.engine import RULESETS
 from games.errors import CODE_NAMES
+from games.options import TABLE_DEFAULTS
 
 CardId = Annotated[StrictStr, Field(min_length=2, max_length=8, examples=["w7M"])]
 
@@ -119,7 +128,7 @@ class TableCreateIn(Strict):
         default=4, description="2 to 8, as the ruleset allows (bga, classic 3-8; petras 3-6)"
     )
     turn_seconds: StrictInt = Field(
-        default=24 * 3600,
+        default=TABLE_DEFAULTS.turn_seconds,
         description="turn clock: seconds added to a seat's time bank after each turn (30 s to 30 days)",
     )
     bank_seconds: StrictInt | None = Field(
@@ -128,20 +137,34 @@ class TableCreateIn(Strict):
     bank_max_seconds: StrictInt | None = Field(
         default=None, description="the most a time bank holds (default: the larger of the two)"
     )
-    window_seconds: StrictInt = Field(default=3600, description="buy-window timer")
-    strikes: StrictInt = Field(default=3, description="missed turns in a row before expulsion")
+    window_seconds: StrictInt = Field(
+        default=TABLE_DEFAULTS.window_seconds, description="buy-window timer"
+    )
+    strikes: StrictInt = Field(
+        default=TABLE_DEFAULTS.strikes, description="missed turns in a row before expulsion"
+    )
     public: StrictBool = True
     timeout_level: Literal["easy", "normal", "strong"] = Field(
         default="normal",
-        description="the bot level that plays a turn whose clock ran out, and an expelled seat",
+        description="the bot level that plays a turn whose clock ran out, and an expelled seat "
+        "(never expert: its search is too slow for a clock)",
     )
-    bot_level: Literal["easy", "normal", "strong"] = Field(
+    bot_level: Literal["easy", "normal", "strong", "expert"] = Field(
         default="normal",
         description="the level of the bots that fill the empty seats (POST .../bots may name another)",
     )
     engine_options: dict[str, Any] = Field(
         default_factory=dict,
         description='ruleset options, vetted by the engine: rook {"round7": "choice"|"runs"|"books"}',
+    )
+    min_reliability: StrictFloat | StrictInt | None = Field(
+        default=None,
+        description="who may join: a reliability (0 to 1, share of their last games finished "
+        "in their seat) at least this; new players (under 5 games) cannot join",
+    )
+    max_timeouts: StrictInt | None = Field(
+        default=None,
+        description="who may join: at most this many turns timed out in their last games",
     )
 
 
@@ -151,13 +174,18 @@ class PlayNowIn(Strict):
 
     ruleset: StrictStr = Field(default="bga", max_length=20, description=RULESETS_TEXT)
     seats: StrictInt = Field(default=4, description="the table's size; the others are bots")
-    level: Literal["easy", "normal", "strong"] = Field(
+    level: Literal["easy", "normal", "strong", "expert"] = Field(
         default="normal", description="the level the bots play at"
+    )
+    window_seconds: Literal[10, 20, 30, 60] | None = Field(
+        default=None,
+        description="seconds to say “May I?” (10, 20, 30 or 60), remembered for the next "
+        "time; left out: the one chosen last (20 until a choice is made)",
     )
 
 
 class BotsIn(Strict):
-    level: Literal["easy", "normal", "strong"] = Field(
+    level: Literal["easy", "normal", "strong", "expert"] = Field(
         default="normal",
         description="the level the bots filling the empty seats play at (no body: the table's bot_level)",
     )
@@ -206,6 +234,8 @@ class SeatClockOut(Schema):
     seconds_left: int
     running: bool
     vacation_until: str | None
+    # In the player's sleep hours now: their clock is stopped until then (ISO 8601, UTC).
+    asleep_until: str | None = None
 
 
 class ClocksOut(Schema):
@@ -252,6 +282,17 @@ class TableMetaOut(Schema):
     rematch: int | None = Field(None, description='the "play again" table made from this one')
     aborted: dict[str, Any] | None = Field(
         None, description='set when a moderator aborted the table: {"by", "reason", "at"}'
+    )
+    min_reliability: float | None = Field(
+        None, description="who may join: a reliability (0 to 1) at least this; null: anyone"
+    )
+    max_timeouts: int | None = Field(
+        None, description="who may join: at most this many turns timed out; null: no limit"
+    )
+    rating_changes: list[dict[str, Any]] | None = Field(
+        None,
+        description="a finished game: each seated person's rating before and after "
+        '([{"position", "user", "rated", "before", "after", "change"}])',
     )
 
 

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_out
 
+from accounts import hooks as accounts_hooks
 from games import broadcast, embedded
 
 
@@ -9,6 +10,11 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        # The profile page (accounts) shows my games and my clocks' vacation and sleep hours
+        # without importing games (accounts/hooks.py); the views need the models.
+        from . import views
+
+        accounts_hooks.provide_profile(views.profile_part)
         user_logged_out.connect(
             broadcast.on_logged_out, dispatch_uid="games.broadcast.on_logged_out"
         )

@@ -28,6 +28,12 @@ def group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def user_group(user_id: int) -> str:
+    """Every table socket of a user joins it: a suspension or a ban closes them at once
+    (moderation/live.py sends it "user.closed")."""
+    return f"user-{user_id}"
+
+
 def session_group(session_key: str | None) -> str | None:
     """The group of a session's sockets (None for a cookie that cannot be a session key:
     group names allow only a few characters, and Django's keys are lowercase letters and
@@ -70,6 +76,11 @@ def table_changed(table_id: int, version: int) -> None:
         # async_to_sync made a new event loop, and so a new Redis connection, every time.
         blocking(group_name(table_id), message)
         return
+    if _on_a_loop():
+        logger.warning(
+            "table %s version %s not broadcast: called on a running event loop", table_id, version
+        )
+        return
     try:
         async_to_sync(layer.group_send)(group_name(table_id), message)
     except Exception:
@@ -81,6 +92,9 @@ def session_ended(session_key: str | None) -> None:
     group = session_group(session_key)
     layer = get_channel_layer()
     if group is None or layer is None:
+        return
+    if _on_a_loop():
+        logger.warning("a logged-out session's sockets not closed: called on a running loop")
         return
     try:
         async_to_sync(layer.group_send)(group, {"type": "session.ended"})
@@ -108,6 +122,20 @@ def server_loop() -> asyncio.AbstractEventLoop | None:
     except RuntimeError:
         return loop
     return None  # on the loop itself: callers use async_to_sync's own error then
+
+
+def _on_a_loop() -> bool:
+    """Whether this thread is running an event loop that is no server's (``server_loop`` found
+    none): sync code there, such as a browser test's own changes between the steps of
+    Playwright's sync API, whose loop runs in the test's thread. async_to_sync cannot send from
+    it, and blocking would stall that loop; the change is committed all the same, and its
+    sockets catch up on their next frame, reconnect or sync. Expected, so no error and no
+    traceback: a warning, in case production code ever calls a service from a coroutine."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _log_failure(done: concurrent.futures.Future, table_id: int, version: int) -> None:

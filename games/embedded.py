@@ -54,10 +54,16 @@ def _run() -> None:
     worker = WorkController(
         app=app,
         # Threads: the sweep and the timers may run side by side; the row locks order them.
+        # A third, as a game's analysis (its own queue) may hold one: in slices of
+        # MAYI_ANALYSIS_SLICE_SECONDS, so a timer never waits behind a whole game's.
         pool="threads",
-        concurrency=2,
+        concurrency=3,
         hostname=f"embedded-{os.getpid()}@localhost",
-        queues=[settings.CELERY_TASK_DEFAULT_QUEUE, settings.MAYI_MAIL_QUEUE],
+        queues=[
+            settings.CELERY_TASK_DEFAULT_QUEUE,
+            settings.MAYI_MAIL_QUEUE,
+            settings.MAYI_ANALYSIS_QUEUE,
+        ],
         without_heartbeat=True,
         without_mingle=True,
         without_gossip=True,

@@ -13,7 +13,8 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from accounts.sessions import session_user, session_users
-from games import presence, ratelimits, services
+from games import presence, services
+from mayi_site import ratelimits
 
 logger = logging.getLogger("games.live")
 
@@ -109,6 +110,8 @@ def changed_frames(
         if user is not None:
             presence.mark_online(user.pk)  # before the marks are read, as frame_for does
     online = services.table_online(seats)
+    # The table's meta but the keys that depend on the reader, built once for all of them.
+    shared = services.table_meta_shared(table, seats, online=online)
     out: list[dict[str, Any] | Refused] = []
     for key, since in sockets:
         user = users.get(key) if key else None
@@ -118,7 +121,7 @@ def changed_frames(
         if since not in moves:
             moves[since] = moves_since(table, None if since < 0 else since)
         try:
-            out.append(frame_for(table, seats, user, moves=moves[since], online=online))
+            out.append(frame_for(table, seats, user, moves=moves[since], shared=shared))
         except Refused as exc:
             out.append(exc)
     return out
@@ -132,17 +135,20 @@ def frame_for(
     since: int | None = None,
     moves: list[Any] | None = None,
     online: services.OnlineMarks | None = None,
+    shared: services.SharedMeta | None = None,
 ) -> dict[str, Any]:
     """The frame of ``user`` (signed in) from a read of the table and its seats, with the log
     of the moves after version ``since`` (or the given ``moves``), and the seats' ``online``
-    marks if read already."""
+    marks, or the ``shared`` meta of this read, if built already."""
     # A socket that gets frames is a player at the page: no reminder emails (games/presence.py).
     presence.mark_online(user.pk)
     try:
         services.table_check_access(table, seats, user)
     except services.NotSeated as exc:
         raise Refused(CLOSE_FORBIDDEN, exc.message) from None
-    payload = services.table_payload(table, seats, user, since=since, moves=moves, online=online)
+    payload = services.table_payload(
+        table, seats, user, since=since, moves=moves, online=online, shared=shared
+    )
     return {"type": "table", "version": table.version, **payload}
 
 
@@ -150,17 +156,6 @@ def moves_since(table: Any, since: int | None) -> list[Any]:
     """The moves a socket that had version ``since`` has not seen (one indexed read, shared by
     the table's sockets at that version)."""
     return services.moves_since(table, since)
-
-
-def socket_closed(*, table_id: int, session_key: str | None, version: int) -> None:
-    """A socket that had shown ``version`` closed: the player saw it ("since you last looked").
-    Best effort: a failure here must not disturb the close."""
-    try:
-        user = session_user(session_key)
-        if user is not None:
-            services.seat_mark_seen_by_user(table_id=table_id, user=user, version=version)
-    except Exception:
-        logger.exception("could not record the version seen on table %s", table_id)
 
 
 def touch(session_key: str | None) -> bool:
@@ -181,8 +176,9 @@ def table_act(
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to play")
     ratelimits.check("action", user=user)  # the same budget as the API's actions
-    table, seats = services.table_submit_action(
+    committed = services.table_submit_action(
         table_id=table_id, user=user, action=action, expect_version=expect_version
     )
-    payload = services.table_payload(table, seats, user, moves=table.committed_moves)
+    table = committed.table
+    payload = services.table_payload(table, committed.seats, user, moves=committed.moves)
     return {"type": "table", "version": table.version, **payload}

@@ -63,9 +63,6 @@ class Table(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
-    # Not a column: the moves the last commit of this instance wrote (Transition.commit), so
-    # an action's answer carries its log without reading them back (games/services/log.py).
-    committed_moves: tuple[Move, ...] = ()
 
     class Meta:
         indexes = [
@@ -98,11 +95,17 @@ class Table(models.Model):
 
 
 class BotLevel(models.TextChoices):
-    """The levels of games/engine/bots.py a bot seat plays at."""
+    """The levels of games/engine/bots/ a bot seat plays at."""
 
     EASY = "easy", "easy"
     NORMAL = "normal", "normal"
     STRONG = "strong", "strong"
+    EXPERT = "expert", "expert"
+
+
+# The levels that may play a turn whose clock ran out (and an expelled player's seat): never
+# expert, whose search takes up to a fifth of a second a decision, too slow for a clock.
+TIMEOUT_LEVELS = (BotLevel.EASY, BotLevel.NORMAL, BotLevel.STRONG)
 
 
 class BuyOrder(models.TextChoices):
@@ -186,43 +189,6 @@ class Move(models.Model):
         super().save(*args, **kwargs)
 
 
-class RoundResult(models.Model):
-    """One seat's result in one round, written when the round ends; statistics read these."""
-
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="round_results")
-    round_no = models.PositiveSmallIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="round_results",
-    )
-    ruleset = models.CharField(max_length=20)
-    score = models.IntegerField()
-    went_out = models.BooleanField(default=False)
-    buys = models.PositiveSmallIntegerField(default=0)
-    mayi_melds = models.PositiveSmallIntegerField(default=0)
-    # The seat was played by a bot (a bot seat, or an expelled player's).
-    by_bot = models.BooleanField(default=False)
-    # The player was expelled by the turn clock by the end of this round (for ratings).
-    expelled = models.BooleanField(default=False)
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["table", "round_no", "seat"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table", "round_no", "seat"], name="round_result_unique"
-            )
-        ]
-        indexes = [models.Index(fields=["user", "ruleset"], name="round_result_user_idx")]
-
-    def __str__(self) -> str:
-        return f"Table {self.table_id} round {self.round_no} seat {self.seat}: {self.score}"
-
-
 class Reminder(models.Model):
     """One reminder email about one turn: the row is the record that it was (or will not be)
     sent, so a sweep or a task running twice never sends it twice."""
@@ -265,13 +231,3 @@ class Reminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} reminder to {self.user_id}, table {self.table_id}: {self.status}"
-
-
-class BenchWrite(models.Model):
-    """Rows written by the trivial benchmark endpoint (the floor of the stack)."""
-
-    note = models.CharField(max_length=40)
-    created = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"bench write {self.pk}"

@@ -117,3 +117,48 @@ class PresenceMiddleware:
         if user is not None and user.is_authenticated:
             mark_online(user.pk)
         return response
+
+
+# Which tables a user has open in a tab that is shown: no push about a table they are looking
+# at. The table's socket says so (opened from a shown tab, a ``looking`` message, its pings);
+# the mark lapses by itself when the tab goes quiet (a closed laptop sends no "hidden").
+LOOKING_SECONDS = 120
+
+
+def _looking_key(user_id: int, table_id: int) -> str:
+    return f"mayi:looking:{user_id}:{table_id}"
+
+
+def mark_looking(user_id: int, table_id: int, visible: bool) -> None:
+    """The user's tab of ``table_id`` is shown (``visible``) or hidden or closed."""
+    try:
+        if visible:
+            cache.set(_looking_key(user_id, table_id), 1, timeout=LOOKING_SECONDS)
+        else:
+            cache.delete(_looking_key(user_id, table_id))
+    except Exception:
+        # A hint for pushes only: never worth failing a socket for.
+        logger.warning("could not mark user %s looking at %s", user_id, table_id, exc_info=True)
+
+
+def is_looking(user_id: int, table_id: int) -> bool:
+    """Has the user the table open in a tab that is shown, now?"""
+    try:
+        return bool(cache.get(_looking_key(user_id, table_id)))
+    except Exception:
+        logger.warning("could not read whether user %s looks at %s", user_id, table_id)
+        return False
+
+
+def looking_at(table_id: int, user_ids: list[int]) -> set[int]:
+    """Who of ``user_ids`` has ``table_id`` open in a tab that is shown, now (one cache read;
+    nobody when the cache cannot say)."""
+    if not user_ids:
+        return set()
+    keys = {_looking_key(u, table_id): u for u in user_ids}
+    try:
+        found = cache.get_many(list(keys))
+    except Exception:
+        logger.warning("could not read who looks at table %s", table_id)
+        return set()
+    return {keys[k] for k, v in found.items() if v}

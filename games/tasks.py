@@ -1,7 +1,9 @@
 """Celery tasks: thin; each takes ids and calls one service (the services hold the rules).
 
 A timer task re-checks everything under the table's row lock, so it may arrive late, early or
-twice. Lock contention is retried; a table that no longer exists is nothing to do.
+twice; one for a version the table has left does nothing from one unlocked read
+(``timers.moved_on``). Lock contention is retried; a table that no longer exists is nothing to
+do.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from celery import shared_task
 from games.services import reminders, timers
 from games.services.errors import Busy, TableNotFound
 from games.services.play import table_close_buy_window, table_timeout_turn
+from mayi_site import metrics
 
 logger = logging.getLogger("games.tasks")
 
@@ -22,6 +25,8 @@ RETRY = {"autoretry_for": (Busy,), "max_retries": 5, "default_retry_delay": 0.2}
 # Named explicitly: the services queue these by name (games/services/enqueue.py).
 @shared_task(name="games.tasks.close_buy_window", ignore_result=True, **RETRY)
 def close_buy_window(table_id: int, version: int) -> bool:
+    if timers.moved_on(table_id=table_id, version=version):
+        return False
     try:
         if table_close_buy_window(table_id=table_id, expect_version=version):
             return True
@@ -33,6 +38,8 @@ def close_buy_window(table_id: int, version: int) -> bool:
 
 @shared_task(name="games.tasks.timeout_turn", ignore_result=True, **RETRY)
 def timeout_turn(table_id: int, version: int) -> bool:
+    if timers.moved_on(table_id=table_id, version=version):
+        return False
     try:
         if table_timeout_turn(table_id=table_id, expect_version=version):
             return True
@@ -45,13 +52,16 @@ def timeout_turn(table_id: int, version: int) -> bool:
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> dict[str, int]:
     """Beat, every MAYI_SWEEP_SECONDS: fire overdue deadlines, queue the ones that came near."""
-    return {"fired": timers.fire_overdue(), "queued": timers.queue_near()}
+    fired = timers.fire_overdue()
+    metrics.count_sweep("deadlines", fired)
+    return {"fired": fired, "queued": timers.queue_near()}
 
 
 @shared_task(name="games.tasks.sweep_reminders", ignore_result=True)
 def sweep_reminders() -> int:
     """Beat, every MAYI_REMINDER_SWEEP_SECONDS, on the mail queue: queue the reminders that
     fell due (their emails go out on the mail queue too, never in the timers' way)."""
+    metrics.count_sweep("reminders")
     return reminders.reminders_queue_due()
 
 

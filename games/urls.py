@@ -15,4 +15,8 @@ urlpatterns = [
     path("tables/<int:table_id>/start/", views.table_start, name="table_start"),
     path("tables/<int:table_id>/orders/", views.table_buy_order, name="table_buy_order"),
     path("join/<str:code>/", views.invite_page, name="invite"),
+    # The profile page's forms for the clocks (the page is accounts'; the clocks are games').
+    path("accounts/profile/vacation/", views.vacation_start, name="vacation_start"),
+    path("accounts/profile/vacation/end/", views.vacation_end, name="vacation_end"),
+    path("accounts/profile/sleep/", views.sleep_save, name="sleep_save"),
 ]

@@ -3,20 +3,33 @@ forms; the game is drawn and played by static/js/table.js (JSON API + the table'
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import Profile
 from accounts.requests import SignedInRequest
 from games import services
-from games.engine.summary import rules_summary
-from games.forms import BotsForm, InviteForm, PlayNowForm, TableForm
-from games.models import Table
-from games.ratelimits import ratelimited
+from games.engine import rules_summary
+from games.forms import (
+    BotsForm,
+    InviteForm,
+    LobbyFilterForm,
+    PlayNowForm,
+    SleepForm,
+    TableForm,
+    VacationForm,
+)
+from games.models import Seat, Table
+from games.services.pace import LobbyFilters
+from mayi_site.ratelimits import ratelimited
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -26,19 +39,30 @@ def home(request: HttpRequest) -> HttpResponse:
 def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
     """The lobby: "Play now", my games (the ones waiting on me first), open tables, the create
     form; to a signed-out visitor, what the game is and the way in."""
-    lobby = services.lobby_for_user(user=request.user)
+    filters = LobbyFilters.parse(request.GET)
+    lobby = services.lobby_for_user(user=request.user, filters=filters)
     return render(
         request,
         "games/home.html",
         {
             "lobby": lobby,
+            "filter_form": _filter_form(filters),
             "form": form,
             "invite_form": InviteForm(),
-            "play_now_form": PlayNowForm(),
-            "play_now_window": services.PLAY_NOW_WINDOW_SECONDS,
+            "play_now_form": _play_now_form(request),
         },
         status=status,
     )
+
+
+def _play_now_form(request: HttpRequest) -> PlayNowForm:
+    """ "Play now" with the "May I?" window this player chose last (on any device)."""
+    window = (
+        services.profile_play_now_window(user=request.user)
+        if request.user.is_authenticated
+        else services.PLAY_NOW_WINDOW_SECONDS
+    )
+    return PlayNowForm(initial={"window_seconds": window})
 
 
 @require_GET
@@ -46,8 +70,20 @@ def _home(request: HttpRequest, form: TableForm, status: int = 200) -> HttpRespo
 def lobby_lists(request: HttpRequest) -> HttpResponse:
     """My games, the open tables and the games to watch alone, as the home page shows them: a
     lobby left open fetches them again (static/js/lobby.js)."""
-    lobby = services.lobby_for_user(user=request.user)
-    return render(request, "games/_lobby_lists.html", {"lobby": lobby})
+    filters = LobbyFilters.parse(request.GET)
+    lobby = services.lobby_for_user(user=request.user, filters=filters)
+    return render(
+        request,
+        "games/_lobby_lists.html",
+        {"lobby": lobby, "filter_form": _filter_form(filters)},
+    )
+
+
+def _filter_form(filters: LobbyFilters) -> LobbyFilterForm:
+    """The open tables' filters as chosen (the lists fetched again keep them)."""
+    return LobbyFilterForm(
+        initial={"ruleset": filters.ruleset, "pace": filters.pace, "seats_free": filters.seats_free}
+    )
 
 
 @login_required
@@ -56,13 +92,21 @@ def play_now(request: SignedInRequest) -> HttpResponse:
     """POST: a started table against bots, at once. GET (a sign-in's ``next`` lands here, and
     a GET must not create anything): the one button to press."""
     if request.method != "POST":
-        return render(request, "games/play_now.html", {"play_now_form": PlayNowForm()})
+        return render(request, "games/play_now.html", {"play_now_form": _play_now_form(request)})
     form = PlayNowForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose how well the bots play: easy, normal or strong.")
+        messages.error(
+            request,
+            "Choose how well the bots play (easy, normal, strong or expert) and your time to say "
+            "“May I?”.",
+        )
         return redirect("home")
     try:
-        table = services.table_play_now(user=request.user, level=form.cleaned_data["level"])
+        table = services.table_play_now(
+            user=request.user,
+            level=form.cleaned_data["level"],
+            window_seconds=form.cleaned_data["window_seconds"],
+        )
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("home")
@@ -109,6 +153,8 @@ def table_page(request: SignedInRequest, table_id: int) -> HttpResponse:
             "bots_form": BotsForm(initial={"level": table.options.get("bot_level", "normal")}),
             # The "?" panel: the table's contracts and penalty points, from the engine.
             "rules": rules_summary(table.ruleset, (table.state or {}).get("options")),
+            # Reliability beside each name, follow/block, friends to invite (issue 29).
+            "trust": services.table_trust(table=table, seats=seats, user=request.user),
         },
     )
 
@@ -125,7 +171,9 @@ def _table_action(request: SignedInRequest, table_id: int, action: str) -> HttpR
         elif action == "bots":
             form = BotsForm(request.POST)
             if not form.is_valid():
-                messages.error(request, "Choose how well the bots play: easy, normal or strong.")
+                messages.error(
+                    request, "Choose how well the bots play: easy, normal, strong or expert."
+                )
                 return redirect("table", table_id=table_id)
             # No level: the one chosen when the table was made.
             level = form.cleaned_data["level"]
@@ -210,4 +258,87 @@ def invite_page(request: HttpRequest, code: str) -> HttpResponse:
         return render(
             request, "games/error.html", {"message": "This invite link is not valid."}, status=404
         )
-    return render(request, "games/invite.html", {"table": table, "code": code})
+    table, seats = services.read_table_with_seats(table.pk, lock=False)
+    return render(
+        request,
+        "games/invite.html",
+        {
+            "table": table,
+            "code": code,
+            "seats": seats,
+            "trust": services.table_trust(table=table, seats=seats, user=request.user),
+        },
+    )
+
+
+# -- the profile page's part (accounts/hooks.py): my games, my clocks' vacation and sleep ------
+def profile_part(*, user: User, profile: Profile, now: datetime) -> dict[str, object]:
+    """What the member's profile page shows of their games: the tables they sat at (not the
+    aborted ones), how many they finished, and their clocks' vacation and sleep hours with the
+    forms that set them (posted to the views below)."""
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("table")
+        .exclude(table__status=Table.Status.ABORTED)
+        .order_by("-table__created")[:50]
+    )
+    finished = Seat.objects.filter(user=user, table__status=Table.Status.FINISHED).count()
+    return {
+        "vacation_form": VacationForm(),
+        "sleep_form": SleepForm(
+            initial={"sleep_start": profile.sleep_start, "sleep_end": profile.sleep_end}
+        ),
+        "sleep_zone": profile.time_zone or "UTC",
+        "vacation_until": profile.vacation_until
+        if profile.vacation_until and profile.vacation_until > now
+        else None,
+        "vacation_days_left": services.vacation_days_left(profile, now),
+        "seats": seats,
+        "games_finished": finished,
+    }
+
+
+@login_required
+@require_POST
+def vacation_start(request: SignedInRequest) -> HttpResponse:
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Enter a number of days.")
+        return redirect("profile")
+    try:
+        services.vacation_start(user=request.user, days=form.cleaned_data["days"])
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Your clocks are paused.")
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def vacation_end(request: SignedInRequest) -> HttpResponse:
+    services.vacation_end(user=request.user)
+    messages.success(request, "Welcome back: your clocks run again.")
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def sleep_save(request: SignedInRequest) -> HttpResponse:
+    form = SleepForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Enter the sleep hours as times (22:30), or leave both empty.")
+        return redirect("/accounts/profile/#vacation")
+    start, end = form.cleaned_data["sleep_start"], form.cleaned_data["sleep_end"]
+    try:
+        services.sleep_hours_set(user=request.user, start=start, end=end)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            "Sleep hours saved: your clocks stop then."
+            if start is not None
+            else "No sleep hours: your clocks run all night.",
+        )
+    return redirect("/accounts/profile/#vacation")

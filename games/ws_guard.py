@@ -1,10 +1,12 @@
 """What a websocket does with frames it cannot use: answer, and stay open.
 
-Mixed into a Channels JSON consumer (before ``AsyncJsonWebsocketConsumer``). Text that is not
-JSON, a binary frame, or JSON nested deeper than any message of ours gets an error frame
-``{"type": "error", "error": {"code", "message"}}`` and the socket stays open (it closed with
-1011 and logged a traceback each time); a frame over ``MAX_FRAME_CHARS`` closes with 1009
-("message too big"), the standard code. A database that is briefly away answers an
+The base of a Channels JSON consumer (``GuardedJsonConsumer``). Text that is not JSON, a binary
+frame, or JSON nested deeper than any message of ours gets an error frame
+``{"type": "error", "error": {"code", "message"}}`` (``send_error``: the one way a socket
+answers a refusal, in the API's one shape, games/errors.py) and the socket stays open (it closed with
+1011 and logged a traceback each time); a frame over ``MAX_FRAME_CHARS`` closes with 4413 (as
+HTTP's 413; the standard 1009 is one a server may not send under daphne: its websocket library
+allows a server 1000 and 3000-4999 only, and turned 1009 into 1011 and a traceback). A database that is briefly away answers an
 ``unavailable`` error frame instead of killing the socket; the client re-syncs by version.
 A path id beyond the 64-bit range closes with 4404, as an id no table has.
 
@@ -21,13 +23,17 @@ import logging
 from typing import Any
 
 import orjson
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError
+
+from games.errors import error_body
+from mayi_site import metrics
 
 logger = logging.getLogger("games.ws")
 
 MAX_FRAME_CHARS = 64 * 1024
 MAX_DEPTH = 16
-CLOSE_TOO_BIG = 1009
+CLOSE_TOO_BIG = 4413
 CLOSE_NOT_FOUND = 4404
 ID_MAX = 2**63 - 1
 
@@ -67,45 +73,54 @@ def frame_text(content: Any) -> str:
         return json.dumps(content)
 
 
-class GuardedJsonMixin:
-    """Overrides ``receive`` and ``encode_json`` of ``AsyncJsonWebsocketConsumer``."""
+class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
+    """``AsyncJsonWebsocketConsumer`` with a guarded ``receive``, orjson's ``encode_json`` and
+    the one error frame, ``send_error``."""
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
+        metrics.frames_sent.inc()  # every frame a consumer sends passes here
         return frame_text(content)
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        metrics.websockets_open.dec()
+        await super().websocket_disconnect(message)
+
     async def websocket_connect(self, message: dict[str, Any]) -> None:
-        kwargs = self.scope.get("url_route", {}).get("kwargs", {})  # type: ignore[attr-defined]
+        # Channels sends websocket_disconnect for every connect, refused or not: the gauge
+        # goes down there.
+        metrics.websockets_open.inc()
+        kwargs = self.scope.get("url_route", {}).get("kwargs", {})
         if any(isinstance(v, int) and v > ID_MAX for v in kwargs.values()):
-            await self.accept()  # type: ignore[attr-defined]
-            await self.close(code=CLOSE_NOT_FOUND)  # type: ignore[attr-defined]
+            await self.accept()
+            await self.close(code=CLOSE_NOT_FOUND)
             return
-        await super().websocket_connect(message)  # type: ignore[misc]
+        await super().websocket_connect(message)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
         size = len(text_data) if text_data is not None else len(bytes_data or b"")
         if size > MAX_FRAME_CHARS:
-            await self.close(code=CLOSE_TOO_BIG)  # type: ignore[attr-defined]
+            await self.close(code=CLOSE_TOO_BIG)
             return
         if text_data is None:
-            await self.frame_error(400, "bad_frame", "send JSON text frames, not binary ones")
+            await self.send_error("bad_frame", "send JSON text frames, not binary ones")
             return
         if too_deep(text_data):
-            await self.frame_error(400, "bad_json", f"JSON nested deeper than {MAX_DEPTH} levels")
+            await self.send_error("bad_json", f"JSON nested deeper than {MAX_DEPTH} levels")
             return
         try:
             content = json.loads(text_data)
         except (ValueError, RecursionError) as exc:
-            await self.frame_error(400, "bad_json", f"the frame is not valid JSON: {exc}"[:200])
+            await self.send_error("bad_json", f"the frame is not valid JSON: {exc}"[:200])
             return
         try:
-            await self.receive_json(content, **kwargs)  # type: ignore[attr-defined]
+            await self.receive_json(content, **kwargs)
         except (OperationalError, InterfaceError) as exc:
             logger.warning("database unavailable for a websocket message: %s", exc)
-            await self.frame_error(503, "unavailable", "the database is briefly unavailable: retry")
+            await self.send_error("unavailable", "the database is briefly unavailable: retry")
 
-    async def frame_error(self, status: int, code: str, message: str) -> None:
-        """An error frame; ``status`` is the HTTP status the same refusal has in the API."""
-        await self.send_json({"type": "error", "error": {"code": code, "message": message}})  # type: ignore[attr-defined]
+    async def send_error(self, code: str, message: str) -> None:
+        """A refusal, in the API's one shape (a code of games/errors.py); the socket stays open."""
+        await self.send_json({"type": "error", **error_body(code, message)})

@@ -7,6 +7,7 @@ checks the session's user itself on every read (accounts/sessions.py), so Channe
 AuthMiddleware only cost each handshake a thread hop and two queries whose answer went unused.
 """
 
+import functools
 import gc
 import os
 import pprint
@@ -72,12 +73,15 @@ def _serve_lean() -> None:
       drops (verbosity 0 and 1) or copies beside its own access log (2 and more): not written.
       daphne's own access log (``--access-log``, or verbosity 1) is untouched.
     - autobahn formats its whole configuration with ``pprint`` on every websocket handshake
-      for a debug line that is off: formatted only if the line is written.
+      for a debug line that is off, and colours three values with ``click.style`` for another
+      on every frame it sends (``sendData``: 1% of daphne's CPU under bench/load.py): both
+      formatted only if the line is written.
     """
     if not settings.MAYI_STOCK_ASGI_HANDLER:
         _lean_twisted_requests()
         _no_twisted_access_line()
         _lazy_autobahn_pformat()
+        _lazy_autobahn_highlights()
     _freeze()
 
 
@@ -86,7 +90,7 @@ def _no_twisted_access_line() -> None:
         from daphne.http_protocol import HTTPFactory
     except ImportError:
         return
-    HTTPFactory.log = lambda self, request: None  # type: ignore[method-assign]
+    HTTPFactory.log = lambda self, request: None
 
 
 class _LazyPformat:
@@ -112,8 +116,38 @@ def _lazy_autobahn_pformat() -> None:
     except ImportError:
         return
     if protocol.pformat is not _LazyPformat:
+        # Both replace what autobahn's own types declare (a function, a method) with a
+        # stand-in of the same use: mypy sees the declared types only.
         protocol.pformat = _LazyPformat  # type: ignore[assignment]
         protocol.Timings.__str__ = lambda self: pprint.pformat(self._timings)  # type: ignore[method-assign]
+
+
+class _LazyCall:
+    """``func(*args)``, called when the log line is formatted (as _LazyPformat)."""
+
+    __slots__ = ("args", "func")
+
+    def __init__(self, func: Any, *args: Any) -> None:
+        self.func, self.args = func, args
+
+    def __str__(self) -> str:
+        return str(self.func(*self.args))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def _lazy_autobahn_highlights() -> None:
+    """autobahn.websocket.protocol's ``hltype`` and ``hlval`` (used only as arguments of its
+    log lines) made lazy."""
+    try:
+        from autobahn.websocket import protocol
+    except ImportError:
+        return
+    for name in ("hltype", "hlval"):
+        real = getattr(protocol, name)
+        if not (isinstance(real, functools.partial) and real.func is _LazyCall):
+            setattr(protocol, name, functools.partial(_LazyCall, real))
 
 
 def _lean_twisted_requests() -> None:
@@ -130,8 +164,10 @@ def _lean_twisted_requests() -> None:
         self._parsePOSTFormSubmission = False
 
     if not getattr(init, "lean", False):
+        # A mark on the function (not set twice on a reload): functions take attributes, which
+        # mypy's Callable type does not declare.
         lean_init.lean = True  # type: ignore[attr-defined]
-        WebRequest.__init__ = lean_init  # type: ignore[method-assign]
+        WebRequest.__init__ = lean_init
 
 
 def _freeze() -> None:

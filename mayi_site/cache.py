@@ -23,13 +23,15 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from mayi_site import metrics
 
 logger = logging.getLogger("mayi_site.cache")
 
@@ -42,6 +44,7 @@ T = TypeVar("T")
 
 def _degraded(operation: str, exc: BaseException) -> None:
     global _last_warning
+    metrics.count_unavailable("redis")
     now = time.monotonic()
     if now - _last_warning >= WARN_EVERY:
         _last_warning = now
@@ -58,7 +61,8 @@ def _soft(default: Callable[..., Any]) -> Callable[[Callable[..., T]], Callable[
                 return method(self, *args, **kwargs)
             except UNREACHABLE as exc:
                 _degraded(method.__name__, exc)
-                return default(*args, **kwargs)  # type: ignore[no-any-return]
+                # The fallback answers what the operation would have (T).
+                return cast(T, default(*args, **kwargs))
 
         return wrapper
 

@@ -28,7 +28,7 @@ from typing import Any
 from kombu.transport import redis as kombu_redis
 
 
-class Channel(kombu_redis.Channel):  # type: ignore[misc]
+class Channel(kombu_redis.Channel):
     _saved_connparams: dict[bool, dict[str, Any]]
 
     def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:
@@ -41,5 +41,5 @@ class Channel(kombu_redis.Channel):  # type: ignore[misc]
         return params
 
 
-class Transport(kombu_redis.Transport):  # type: ignore[misc]
+class Transport(kombu_redis.Transport):
     Channel = Channel

@@ -35,7 +35,7 @@ from django.core.handlers.base import BaseHandler
 from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix
 
-from games.services.timing import collecting
+from games.services import collecting
 
 
 class SyncChainASGIHandler(ASGIHandler):

@@ -5,7 +5,7 @@
   unavailable`` with ``Retry-After``: in the API's error shape under ``/api/``, a plain page
   elsewhere (rendered without the database). The pool checks connections as it hands them out
   (``check`` in settings), so the retry gets a live one.
-- A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` answers 413; a rate limit (games/ratelimits.py) 429.
+- A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` answers 413; a rate limit (mayi_site/ratelimits.py) 429.
 - Under ``/api/`` every answer of 400 and more is in the error shape, Django's and ninja's own
   included (405 for a method a route does not take, with ``Allow``).
 - Path parameters that no row can match answer 404 before a view runs: an integer beyond the
@@ -32,7 +32,8 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, Js
 from django.middleware.csrf import REASON_NO_CSRF_COOKIE
 from django.shortcuts import render
 
-from games.ratelimits import RateLimited
+from mayi_site import metrics
+from mayi_site.ratelimits import RateLimited, duration
 
 logger = logging.getLogger("mayi_site.errors")
 
@@ -76,6 +77,7 @@ def is_retryable(exc: BaseException) -> bool:
 
 
 def unavailable(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    metrics.count_unavailable("database")
     logger.warning("database unavailable for %s %s: %s", request.method, request.path, exc)
     if is_api(request):
         return api_error(
@@ -100,8 +102,8 @@ def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
         return api_error(429, exc.code, exc.message, Retry_After=str(exc.retry_after))
     response = render(
         request,
-        "games/error.html",
-        {"message": f"Too many attempts: {exc.message}."},
+        "429.html",
+        {"reason": exc.reason, "wait": duration(exc.retry_after)},
         status=429,
     )
     response["Retry-After"] = str(exc.retry_after)
@@ -132,9 +134,20 @@ class ResilienceMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        head = is_api(request) and request.method == "HEAD"
+        if head:
+            # HEAD on an API route answers as GET does, without the body (HTTP says so; the
+            # routes are declared for GET alone, so ninja answered 405 while pages answer 200).
+            request.method = "GET"
         response = self.get_response(request)
         if is_api(request) and response.status_code >= 400 and not _is_json(response):
             response = _reshape(request, response)
+        if head:
+            request.method = "HEAD"
+            if isinstance(response, HttpResponse):  # not a streaming one: it has a body
+                length = len(response.content)
+                response.content = b""
+                response["Content-Length"] = str(length)
         return response
 
     def process_view(
@@ -172,9 +185,12 @@ def _reshape(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBa
         reshaped = api_error(403, "forbidden", message)
     else:
         reshaped = api_error(status, code, message)
-    for header in ("Allow", "Retry-After", "WWW-Authenticate"):
-        if header in response:
-            reshaped[header] = response[header]
+    # Every header the answer already had (Allow, Retry-After, and the ones the middleware
+    # below added: Content-Security-Policy, X-Frame-Options, X-Content-Type-Options...) but
+    # the body's own.
+    for header, value in response.items():
+        if header.lower() not in ("content-type", "content-length"):
+            reshaped[header] = value
     return reshaped
 
 

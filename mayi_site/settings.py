@@ -8,6 +8,7 @@ with its connection pool), ``REDIS_URL`` to Redis for the cache and channel laye
 
 from __future__ import annotations
 
+import base64
 import os
 import secrets
 import tempfile
@@ -16,6 +17,8 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 import django
+from celery.schedules import crontab
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.exceptions import ImproperlyConfigured
 
 from mayi_site.dbpool import check_connection
@@ -59,6 +62,24 @@ def _secret_key() -> str:
 
 SECRET_KEY = _secret_key()
 
+
+def _vapid_private_key() -> str:
+    key = os.environ.get("MAYI_VAPID_PRIVATE_KEY", "").strip()
+    if key or not DEBUG:
+        return key
+    path = BASE_DIR / ".local_vapid_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        # A P-256 private key, base64url of its 32 bytes (what py_vapid's from_raw reads).
+        private = ec.generate_private_key(ec.SECP256R1())
+        raw = private.private_numbers().private_value.to_bytes(32, "big")
+        key = base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
 )
@@ -91,9 +112,19 @@ INSTALLED_APPS = [
     "moderation",
     "rules",
     "stats",
+    "social",
+    "notify",
+    "tournaments",
+    # A player's own data: the download of it and the deletion of the account.
+    "privacy",
+    # Finished games weighed decision by decision after their end (issue 33).
+    "analysis",
 ]
 
 MIDDLEWARE = [
+    # The request id (X-Request-ID), the log lines' context and the HTTP metrics: first, so it
+    # sees every answer (mayi_site/logs.py).
+    "mayi_site.logs.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Retryable database errors -> 503, 413/405/429 in the API's error shape, ids no row can
     # match -> 404 (mayi_site/middleware.py).
@@ -107,9 +138,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # request.user.is_verified(): the session passed a second factor (the admin requires it).
     "django_otp.middleware.OTPMiddleware",
+    # Every time shown in the signed-in viewer's time zone (mayi_site/timezones.py).
+    "mayi_site.timezones.TimeZoneMiddleware",
     # Marks signed-in users online (games/presence.py), so reminders skip them.
     "games.presence.PresenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The long-lived browser cookie a sign-in chose (linked accounts: moderation/signin.py).
+    "moderation.signin.BrowserCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # axes must come last so it sees the outcome of every authentication attempt.
     "axes.middleware.AxesMiddleware",
@@ -127,6 +162,9 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "mayi_site.timezones.context",
+                "games.context_processors.waiting",
+                "accounts.context_processors.header_next",
             ],
         },
     },
@@ -253,6 +291,22 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("MAYI_CELERY_QUEUE", "mayi")
 # Reminder emails have a queue of their own (and, in production, a worker of their own): a slow
 # or failing mail server must never hold up a buy window or a turn clock.
 MAYI_MAIL_QUEUE = os.environ.get("MAYI_CELERY_MAIL_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-mail")
+# The analysis of finished games has a queue (and, in production, a worker) of its own too: its
+# tasks are long and CPU-bound, and must never hold up a timer (docs/ANALYSIS.md).
+MAYI_ANALYSIS_QUEUE = os.environ.get(
+    "MAYI_CELERY_ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-analysis"
+)
+# A task of the analysis app sent without naming a queue still goes to its own.
+CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": MAYI_ANALYSIS_QUEUE}}
+# CPU seconds one game's analysis may use in all (its decisions get fewer rollouts as it runs
+# short, and it stops when even a few no longer fit); rollouts per decision; the CPU seconds of
+# one run of the task before it queues the next behind other work; and the automatic analysis
+# of a game after its end, only while fewer than this many tasks wait in the analysis queue
+# (0: only the games players ask for).
+MAYI_ANALYSIS_BUDGET_SECONDS = float(os.environ.get("MAYI_ANALYSIS_BUDGET_SECONDS", "60"))
+MAYI_ANALYSIS_SAMPLES = int(os.environ.get("MAYI_ANALYSIS_SAMPLES", "32"))
+MAYI_ANALYSIS_SLICE_SECONDS = float(os.environ.get("MAYI_ANALYSIS_SLICE_SECONDS", "2"))
+MAYI_ANALYSIS_AUTO_QUEUE = int(os.environ.get("MAYI_ANALYSIS_AUTO_QUEUE", "20"))
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 # A task is acknowledged when it finished, and given back if its worker dies mid-way, so a
@@ -291,6 +345,9 @@ CELERY_TIMEZONE = "UTC"
 MAYI_SWEEP_SECONDS = float(os.environ.get("MAYI_SWEEP_SECONDS", "2"))
 # Due reminders are looked for this often (a "your turn" email is that much late at most).
 MAYI_REMINDER_SWEEP_SECONDS = float(os.environ.get("MAYI_REMINDER_SWEEP_SECONDS", "10"))
+# The tournaments' tick runs this often: a round starts at most that long after its last table
+# ended (tournaments/tasks.py).
+MAYI_TOURNAMENT_TICK_SECONDS = float(os.environ.get("MAYI_TOURNAMENT_TICK_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -303,11 +360,52 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": MAYI_REMINDER_SWEEP_SECONDS,
         "options": {"expires": MAYI_REMINDER_SWEEP_SECONDS * 5, "queue": MAYI_MAIL_QUEUE},
     },
+    # Tournaments: registrations that closed, rounds past their deadline or whose tables all
+    # ended, the next rounds paired (tournaments/tasks.py; idempotent).
+    "tournaments-tick": {
+        "task": "tournaments.tasks.tick",
+        "schedule": MAYI_TOURNAMENT_TICK_SECONDS,
+        "options": {
+            "expires": MAYI_TOURNAMENT_TICK_SECONDS * 5,
+            "queue": CELERY_TASK_DEFAULT_QUEUE,
+        },
+    },
+    # The daily digest emails whose local hour has come (notify/digest.py), on the hour.
+    "send-digests": {
+        "task": "notify.tasks.send_digests",
+        "schedule": crontab(minute=0),
+        "options": {"expires": 1800, "queue": MAYI_MAIL_QUEUE},
+    },
+    # Downloads of a player's data older than a day are dropped (privacy/tasks.py).
+    "expire-exports": {
+        "task": "privacy.tasks.expire_exports",
+        "schedule": 3600.0,
+        "options": {"expires": 1800, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
     # Suspensions and chat mutes whose time is up end (moderation/tasks.py).
     "expire-restrictions": {
         "task": "moderation.tasks.expire_restrictions",
         "schedule": 60.0,
         "options": {"expires": 300, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+    # Linked accounts' sign-in traces are forgotten 90 days after last seen; members expelled
+    # by the clock in 3 games in 7 days are reported (moderation/tasks.py).
+    "purge-sign-in-traces": {
+        "task": "moderation.tasks.purge_sign_in_traces",
+        "schedule": 3600.0,
+        "options": {"expires": 3600, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+    "report-timeouts": {
+        "task": "moderation.tasks.report_timeouts",
+        "schedule": 600.0,
+        "options": {"expires": 600, "queue": CELERY_TASK_DEFAULT_QUEUE},
+    },
+    # Finished games waiting for their analysis are queued while the analysis queue has room
+    # (analysis/services.py), on that queue: behind a long queue it waits, and has nothing to do.
+    "analysis-sweep": {
+        "task": "analysis.tasks.sweep",
+        "schedule": 60.0,
+        "options": {"expires": 300, "queue": MAYI_ANALYSIS_QUEUE},
     },
 }
 # Deadlines closer than this get an ETA task at once; the sweep queues the others later.
@@ -318,22 +416,47 @@ MAYI_MIN_CLOCK_SECONDS = int(os.environ.get("MAYI_MIN_CLOCK_SECONDS", "30"))
 MAYI_VACATION_DAYS_PER_YEAR = int(os.environ.get("MAYI_VACATION_DAYS_PER_YEAR", "20"))
 # The leaderboard lists players with at least this many rated games in its ruleset (stats).
 MAYI_LEADERBOARD_MIN_GAMES = int(os.environ.get("MAYI_LEADERBOARD_MIN_GAMES", "5"))
+# A player may have this many unfinished turn-based games at once (tables open or being played;
+# "Play now" games against bots are not counted), one more for each game they finished.
+MAYI_MAX_OPEN_GAMES = int(os.environ.get("MAYI_MAX_OPEN_GAMES", "20"))
 # Reminders: "online" means a request or a websocket within this many seconds (games/presence.py).
 MAYI_ONLINE_SECONDS = int(os.environ.get("MAYI_ONLINE_SECONDS", "300"))
 # The "your turn" email waits this long, so a player who is about to look gets none.
 MAYI_TURN_REMINDER_DELAY = int(os.environ.get("MAYI_TURN_REMINDER_DELAY", "60"))
 # The half and 80% emails only for clocks at least this long (seconds).
 MAYI_CLOCK_REMINDER_MIN = int(os.environ.get("MAYI_CLOCK_REMINDER_MIN", "600"))
-# Table chat: messages a user may post per period (django-ratelimit's rate syntax).
-MAYI_CHAT_RATE = os.environ.get("MAYI_CHAT_RATE", "10/m")
-# Reports a user may send per period.
-MAYI_REPORT_RATE = os.environ.get("MAYI_REPORT_RATE", "10/h")
 # The address emails link to.
 MAYI_SITE_URL = os.environ.get("MAYI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# Web push (notify/): the VAPID key pair that signs every push (RFC 8292). MAYI_VAPID_PRIVATE_KEY
+# is the private key, base64url of its 32 bytes or a PEM; without it a development site makes
+# one and keeps it in .local_vapid_key (as the secret key), and a production site sends no push.
+MAYI_VAPID_PRIVATE_KEY = _vapid_private_key()
+# The contact push services see in each push's signed claims (a mailto: or https: URL).
+MAYI_VAPID_SUBJECT = os.environ.get("MAYI_VAPID_SUBJECT", "mailto:noreply@localhost")
+# 1 accepts http://127.0.0.1:<port>/ push endpoints (the tests' own receiver); off by default,
+# as every endpoint must be https on a public address (notify/guard.py).
+MAYI_PUSH_ALLOW_LOOPBACK = env_bool("MAYI_PUSH_ALLOW_LOOPBACK", False)
+# Seconds a push service keeps a push for a browser that is offline (a turn lasts hours).
+MAYI_PUSH_TTL = int(os.environ.get("MAYI_PUSH_TTL", str(12 * 3600)))
+# Nudges: the turn must have been held this long, and one nudger nudges a table this often.
+MAYI_NUDGE_AFTER_SECONDS = int(os.environ.get("MAYI_NUDGE_AFTER_SECONDS", "3600"))
+MAYI_NUDGE_EVERY_SECONDS = int(os.environ.get("MAYI_NUDGE_EVERY_SECONDS", str(24 * 3600)))
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+]
+
+# Argon2id at OWASP's parameters first (accounts/hashers.py: about 15x cheaper per sign-up or
+# login than PBKDF2 at Django's 1.5 million iterations, as strong by OWASP's rating;
+# bench/auth_timing.py); PBKDF2 kept behind it so every password stored before verifies, and
+# is stored again with Argon2 at its next login.
+PASSWORD_HASHERS = [
+    "accounts.hashers.OwaspArgon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -409,8 +532,9 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Rate limits (games/ratelimits.py): "<count>/<seconds>" per user (or per address when signed
-# out, or for the *_ip scopes); each overridable with MAYI_RATE_<SCOPE>=N/S.
+# Rate limits (mayi_site/ratelimits.py: sliding windows, never more than the count in any period
+# of that length): "<count>/<seconds>" per user (or per address when signed out, or for the
+# *_ip scopes); each overridable with MAYI_RATE_<SCOPE>=N/S (docs/SETTINGS.md).
 MAYI_RATE_LIMITS_ENABLED = env_bool("MAYI_RATE_LIMITS_ENABLED", True)
 MAYI_RATE_LIMITS = {
     scope: os.environ.get(f"MAYI_RATE_{scope.upper()}", default)
@@ -420,8 +544,11 @@ MAYI_RATE_LIMITS = {
         "password_reset_ip": "10/3600",
         "table_create": "20/600",
         "action": "1200/60",  # game actions, HTTP and websocket (bots play through the API)
-        "chat": "20/60",
+        "chat": "10/60",  # table chat messages
+        "report": "10/3600",  # reports to the moderators
         "email_change": "10/3600",  # each asks for the password: no guessing it through here
+        "data_export": "5/3600",  # downloads of my data asked for (each is built by a task)
+        "analysis": "10/3600",  # analyses of finished games asked for (each is a long task)
     }.items()
 }
 
@@ -451,11 +578,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # inside one request before leaving the rest to the clock (a safety net, never reached by a
 # game with a human seat).
 MAYI_MAX_BOT_ACTIONS = int(os.environ.get("MAYI_MAX_BOT_ACTIONS", "2000"))
-# The trivial one-row write endpoint used by bench/api_moves.py as the floor of the stack.
+# The bench's own app (benchapp/): the trivial one-row write endpoint bench/api_moves.py
+# measures as the floor of the stack, and its table. Installed, migrated and mounted only when
+# this is on (bench/api_moves.py starts its server so); never part of a production site.
 MAYI_BENCH_ENDPOINTS = env_bool("MAYI_BENCH_ENDPOINTS", DEBUG)
+if MAYI_BENCH_ENDPOINTS:
+    INSTALLED_APPS.append("benchapp")
 
 # A proxy's health check (deploy/Caddyfile) talks plain HTTP to the process itself.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
@@ -468,12 +599,43 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 
+# Logs (mayi_site/logs.py): one JSON object a line in production, a readable line under DEBUG
+# (LOG_FORMAT=json|text overrides); each line once, through the root's one handler; expected
+# refusals (403, 404, 405, 413, 429, another Host) one warning line without a traceback.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+_log_level = os.environ.get("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "filters": {"context": {"()": "mayi_site.logs.ContextFilter"}},
+    "formatters": {
+        "json": {"()": "mayi_site.logs.JsonLineFormatter"},
+        "text": {
+            "format": "%(asctime)s %(levelname)s %(name)s [req=%(request_id)s "
+            "user=%(user_id)s table=%(table_id)s] %(message)s"
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+            "filters": ["context"],
+        }
+    },
+    "root": {"handlers": ["console"], "level": _log_level},
     "loggers": {
+        # Django's defaults give "django" a console handler of its own under DEBUG, and it
+        # propagates to the root's too: every line twice. One handler, the root's.
+        "django": {"handlers": [], "level": _log_level, "propagate": True},
+        "django.server": {"handlers": [], "level": _log_level, "propagate": True},
         "games": {"level": os.environ.get("GAMES_LOG_LEVEL", "INFO"), "propagate": True},
     },
 }
+
+# GET /readyz (mayi_site/health.py) checks that a Celery worker's heartbeat was seen in the last
+# 2 minutes: on by default in production with Redis (separate worker processes).
+MAYI_READY_CHECK_WORKER = env_bool("MAYI_READY_CHECK_WORKER", bool(REDIS_URL) and not DEBUG)
+
+# GET /metrics (mayi_site/metrics.py): served to loopback, and to "Authorization: Bearer <this>"
+# when set (a Prometheus on another host). Empty: loopback only.
+MAYI_METRICS_TOKEN = os.environ.get("MAYI_METRICS_TOKEN", "")

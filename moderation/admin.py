@@ -13,23 +13,30 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.decorators import method_decorator
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.timezone import localtime
+from django.views.decorators.gzip import gzip_page
 
 from chat.models import ChatMessage
 from chat.services import chat_hide, chat_unhide
 from games import engine
+from games.engine import IllegalMove
+from games.errors import error_body
 from games.names import bot_name
 from games.services import ServiceError
 from stats.replay import card_face, describe, seat_names
 
-from . import services
+from . import (
+    admin_appeals,  # noqa: F401 (registers the appeals' and presets' admins)
+    services,
+)
 from .admin_actions import (
     AbortForm,
     BanForm,
@@ -39,8 +46,19 @@ from .admin_actions import (
     SuspendForm,
     form_action,
 )
-from .models import AuditEntry, Member, Report, Restriction, TableCase
-from .selectors import ReportCounts, in_force, member_record, report_counts
+from .models import AuditEntry, Member, MemberNote, Report, Restriction, TableCase
+from .permissions import GROUPS, role_of
+from .recusal import recusal_reason
+from .selectors import (
+    ReportCounts,
+    in_force,
+    member_file,
+    member_record,
+    muted_until,
+    report_counts,
+    report_queue,
+    suggestions,
+)
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -89,7 +107,8 @@ def _moderator(request: HttpRequest) -> User:
 
 
 def _perm(request: HttpRequest, codename: str, app: str = "moderation") -> bool:
-    return request.user.has_perm(f"{app}.{codename}")  # type: ignore[union-attr]
+    user = request.user
+    return isinstance(user, User) and user.has_perm(f"{app}.{codename}")
 
 
 # The stock's cards the inspect page names, the next to be dealt first.
@@ -102,6 +121,19 @@ def inspect_url(table_id: int, move: int | None = None) -> str:
 
 
 # ---- users ------------------------------------------------------------------------------------
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(
+        choices=[*((role, GROUPS[role]) for role in GROUPS), ("none", "no role (a player)")],
+        widget=forms.RadioSelect,
+        help_text="docs/MODERATION.md says what each role may do.",
+    )
+
+
+def _wording(data: dict[str, Any]) -> dict[str, Any]:
+    """A restriction form's reason: the canned one picked, or the free text; and the note."""
+    return {"preset": data.get("preset"), "reason": data["reason"], "note": data.get("note", "")}
 
 
 def _duration(data: dict[str, Any]) -> timedelta:
@@ -147,11 +179,12 @@ class MemberAdmin(ReadOnly):
             permission="suspend",
             form_class=SuspendForm,
             apply=lambda request, user, data: services.user_suspend(
-                moderator=_moderator(request),
+                actor=_moderator(request),
                 user=user,
                 duration=_duration(data),
-                reason=data["reason"],
+                **_wording(data),
             ),
+            explain=lambda members: {"suggestions": suggestions(members, "suspend")},
         ),
         form_action(
             name="ban",
@@ -159,8 +192,9 @@ class MemberAdmin(ReadOnly):
             permission="ban",
             form_class=BanForm,
             apply=lambda request, user, data: services.user_ban(
-                moderator=_moderator(request), user=user, reason=data["reason"]
+                actor=_moderator(request), user=user, **_wording(data)
             ),
+            explain=lambda members: {"suggestions": suggestions(members, "ban")},
         ),
         form_action(
             name="mute",
@@ -168,10 +202,23 @@ class MemberAdmin(ReadOnly):
             permission="mute",
             form_class=DurationForm,
             apply=lambda request, user, data: services.user_mute(
-                moderator=_moderator(request),
+                actor=_moderator(request),
                 user=user,
                 duration=_duration(data),
-                reason=data["reason"],
+                **_wording(data),
+            ),
+            explain=lambda members: {"suggestions": suggestions(members, "mute")},
+        ),
+        form_action(
+            name="give_role",
+            description="Give a moderator role, or take it away",
+            permission="roles",
+            form_class=RoleForm,
+            apply=lambda request, user, data: services.moderator_grant(
+                actor=_moderator(request),
+                user=user,
+                role=data["role"] if data["role"] != "none" else "chat",
+                remove=data["role"] == "none",
             ),
         ),
     ]
@@ -188,7 +235,10 @@ class MemberAdmin(ReadOnly):
     def role(self, obj: Any) -> str:
         if obj.is_superuser:
             return "superuser"
-        return "staff (moderator)" if obj.is_staff else "player"
+        role = role_of(obj)
+        if role is not None:
+            return GROUPS[role][:-1].lower() if role != "admin" else "administrator"
+        return "staff" if obj.is_staff else "player"
 
     @admin.display(description="restrictions in force")
     def standing(self, obj: Any) -> str:
@@ -207,12 +257,12 @@ class MemberAdmin(ReadOnly):
     # page: what they were restricted for before, what others reported, and their games.
     @admin.display(description="restrictions, newest first")
     def restriction_history(self, obj: Any) -> str:
-        past = obj.restrictions.select_related("created_by").order_by("-created")
+        past = obj.restrictions.select_related("created_by", "preset").order_by("-created")
         if not past:
             return "none"
         rows = format_html_join(
             "",
-            "<li>{}: {}, from {} {} (by {}): {}</li>",
+            "<li>{}: {}, from {} {} (by {}): {} <em>({})</em>{}</li>",
             (
                 (
                     "in force"
@@ -223,6 +273,9 @@ class MemberAdmin(ReadOnly):
                     _lasting(r),
                     r.created_by or "the site",
                     r.reason,
+                    # Free text is marked: a canned reason is the team's policy, in its words.
+                    "canned reason" if r.preset_id else "free text",
+                    format_html(" · moderator's note: {}", r.note) if r.note else "",
                 )
                 for r in past
             ),
@@ -247,8 +300,62 @@ class MemberAdmin(ReadOnly):
             obj.pk,
         )
 
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        member = self.get_object(request, object_id)
+        context = {**(extra_context or {}), "file": member_file(member) if member else None}
+        return super().change_view(request, object_id, form_url, context)
+
+    def get_urls(self) -> list:
+        wrap = self.admin_site.admin_view
+        return [
+            path(
+                "<int:member_id>/notes/add/",
+                wrap(self.note_add_view),
+                name="moderation_member_note_add",
+            ),
+            path(
+                "notes/<int:note_id>/delete/",
+                wrap(self.note_delete_view),
+                name="moderation_member_note_delete",
+            ),
+            *super().get_urls(),
+        ]
+
+    def note_add_view(self, request: HttpRequest, member_id: int) -> HttpResponse:
+        member = get_object_or_404(Member, pk=member_id)
+        if request.method == "POST":
+            try:
+                services.note_add(
+                    actor=_moderator(request), member=member, text=request.POST.get("text", "")
+                )
+            except ServiceError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+            else:
+                self.message_user(request, "The note is saved.", messages.SUCCESS)
+        return redirect(reverse("admin:moderation_member_change", args=[member_id]) + "#file-notes")
+
+    def note_delete_view(self, request: HttpRequest, note_id: int) -> HttpResponse:
+        note = get_object_or_404(MemberNote, pk=note_id)
+        if request.method == "POST":
+            services.note_delete(
+                actor=_moderator(request), note_id=note_id, reason=request.POST.get("reason", "")
+            )
+            self.message_user(request, "The note is deleted (the log keeps it).", messages.SUCCESS)
+        return redirect(
+            reverse("admin:moderation_member_change", args=[note.member_id]) + "#file-notes"
+        )
+
     def has_suspend_permission(self, request: HttpRequest) -> bool:
         return _perm(request, "suspend_member")
+
+    def has_roles_permission(self, request: HttpRequest) -> bool:
+        return _perm(request, "roles_member")
 
     def has_ban_permission(self, request: HttpRequest) -> bool:
         return _perm(request, "ban_member")
@@ -289,13 +396,15 @@ class RestrictionAdmin(ReadOnly):
             permission="lift",
             form_class=ReasonForm,
             apply=lambda request, r, data: services.restriction_lift(
-                moderator=_moderator(request), restriction_id=r.pk, reason=data["reason"]
+                actor=_moderator(request), restriction_id=r.pk, reason=data["reason"]
             ),
         )
     ]
 
     def has_lift_permission(self, request: HttpRequest) -> bool:
-        return _perm(request, "lift_member")
+        # Any moderator lifts their own restriction; another's needs a senior (the service
+        # checks each row and says so).
+        return _perm(request, "lift_member") or _perm(request, "mute_member")
 
 
 # ---- chat -------------------------------------------------------------------------------------
@@ -361,17 +470,35 @@ def _act(model: str, pk: int, action: str, label: str) -> dict[str, Any]:
 def _member_actions(request: HttpRequest, member: Any) -> list[dict[str, Any]]:
     if member is None:
         return []
+    mute = _mute_label(member, "Mute in chat…")
     out = [
         _act("moderation_member", member.pk, action, label)
-        for action, label in (("suspend", "Suspend…"), ("ban", "Ban…"), ("mute", "Mute in chat…"))
+        for action, label in (("suspend", "Suspend…"), ("ban", "Ban…"), ("mute", mute))
         if _perm(request, f"{action}_member")
     ]
-    if _perm(request, "lift_member"):
-        for r in member.restrictions.filter(in_force()).order_by("created"):
+    anyone_s = _perm(request, "lift_member")
+    for r in member.restrictions.filter(in_force()).order_by("created"):
+        if anyone_s or (r.created_by_id == request.user.pk and _perm(request, "mute_member")):
             out.append(
                 _act("moderation_restriction", r.pk, "lift", f"Lift: {r.get_kind_display()}…")
             )
     return out
+
+
+def _mute_label(member: Any, label: str) -> str:
+    """The mute button's words: "Muted until …" when a mute is in force (pressing it mutes
+    anew: a longer one, say), else ``label``."""
+    mute = muted_until(member)
+    if mute is None or mute.until is None:
+        return label
+    return "Muted until " + date_format(localtime(mute.until), "DATETIME_FORMAT") + " …"
+
+
+def _handles(request: HttpRequest, report: Report) -> bool:
+    """Whether the moderator's role works the report's room."""
+    if report.room == Report.Room.CHAT:
+        return _perm(request, "handle_chat_report")
+    return _perm(request, "handle_play_report")
 
 
 def _report_actions(request: HttpRequest, report: Report | None) -> list[dict[str, Any]]:
@@ -379,7 +506,7 @@ def _report_actions(request: HttpRequest, report: Report | None) -> list[dict[st
         return []
     act = _act
     out = []
-    if report.status != Report.Status.RESOLVED and _perm(request, "change_report"):
+    if report.status != Report.Status.RESOLVED and _handles(request, report):
         if report.assignee_id != getattr(request.user, "pk", None):
             out.append(act("moderation_report", report.pk, "assign_to_me", "Assign to me"))
         out.append(act("moderation_report", report.pk, "resolve", "Resolve…"))
@@ -392,7 +519,8 @@ def _report_actions(request: HttpRequest, report: Report | None) -> list[dict[st
     target = report.reported_user
     if target is not None:
         name = target.get_username()
-        for action, label in (("mute", f"Mute {name}…"), ("suspend", f"Suspend {name}…")):
+        mute = _mute_label(target, f"Mute {name}…")
+        for action, label in (("mute", mute), ("suspend", f"Suspend {name}…")):
             if _perm(request, f"{action}_member"):
                 out.append(act("moderation_member", target.pk, action, label))
     return out
@@ -445,26 +573,65 @@ class ReportAdmin(ReadOnly):
         form_action(
             name="assign_to_me",
             description="Assign to me",
-            permission="change",
+            permission="work",
             form_class=forms.Form,
             apply=lambda request, r, data: services.report_assign(
-                report_id=r.pk, moderator=_moderator(request)
+                report_id=r.pk, actor=_moderator(request)
             ),
         ),
         form_action(
             name="resolve",
             description="Resolve with a note",
-            permission="change",
+            permission="work",
             form_class=ResolveForm,
             apply=lambda request, r, data: services.report_resolve(
-                report_id=r.pk, moderator=_moderator(request), note=data["note"]
+                report_id=r.pk, actor=_moderator(request), note=data["note"]
             ),
         ),
     ]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # "change" is the permission to work the queue (the actions); the form stays read-only.
-        return obj is None and _perm(request, "change_report")
+        return obj is None and self.has_work_permission(request)
+
+    def has_work_permission(self, request: HttpRequest) -> bool:
+        # Each report's room is checked again by the service (a chat moderator may take the
+        # chat room's reports only).
+        return _perm(request, "handle_chat_report") or _perm(request, "handle_play_report")
+
+    def get_urls(self) -> list:
+        wrap = self.admin_site.admin_view
+        return [
+            path("queue/", wrap(self.queue_view), name="moderation_report_queue"),
+            *super().get_urls(),
+        ]
+
+    def queue_view(self, request: HttpRequest) -> HttpResponse:
+        """The triaged queue: one case per member, highest priority first, by room."""
+        if not _perm(request, "view_report"):
+            raise PermissionDenied
+        rooms = [str(value) for value in Report.Room.values]
+        asked = request.GET.get("room", "")
+        # A chat moderator works the chat room only: it is where their queue opens.
+        if "room" not in request.GET and not _perm(request, "handle_play_report"):
+            asked = Report.Room.CHAT
+        room = asked if asked in rooms else ""
+        # A case the moderator must leave to another (about them, a member they blocked or
+        # befriended) says so in its row: the buttons would only refuse.
+        me = _moderator(request)
+        cases = [
+            (case, recusal_reason(me, case.member)) for case in report_queue(room=room or None)
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Report queue",
+            "opts": self.model._meta,
+            "cases": cases,
+            "room": room,
+            "rooms": rooms,
+            "changelist": reverse("admin:moderation_report_changelist"),
+        }
+        return TemplateResponse(request, "admin/moderation/queue.html", context)
 
     @admin.display(description="table")
     def table_link(self, obj: Report) -> str:
@@ -667,7 +834,7 @@ class TableCaseAdmin(ReadOnly):
             permission="abort",
             form_class=AbortForm,
             apply=lambda request, t, data: services.table_abort(
-                moderator=_moderator(request), table_id=t.pk, reason=data["reason"]
+                actor=_moderator(request), table_id=t.pk, reason=data["reason"]
             ),
         )
     ]
@@ -703,10 +870,33 @@ class TableCaseAdmin(ReadOnly):
                 name="moderation_tablecase_inspect",
             ),
             path(
+                "<int:table_id>/inspect/frames/",
+                wrap(self.inspect_frames_view),
+                name="moderation_tablecase_inspect_frames",
+            ),
+            path(
                 "<int:table_id>/reseat/", wrap(self.reseat_view), name="moderation_tablecase_reseat"
             ),
             *super().get_urls(),
         ]
+
+    @method_decorator(gzip_page)
+    def inspect_frames_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
+        """The moderator's replay's one fetch (static/js/replay.js on the inspect page): every
+        move's frame with every hand and the stock's next cards, for any game that started."""
+        get_object_or_404(TableCase, pk=table_id)
+        try:
+            frames = services.table_inspect_frames(
+                actor=_moderator(request), table_id=table_id, stock_shown=STOCK_SHOWN
+            )
+        except PermissionDenied as exc:
+            return JsonResponse(error_body("forbidden", str(exc)), status=403)
+        except ServiceError as exc:
+            return JsonResponse(error_body(exc.code, exc.message), status=exc.status)
+        except IllegalMove as exc:
+            message = f"this game's move log does not replay from its seed: {exc}"
+            return JsonResponse(error_body("replay_failed", message), status=409)
+        return JsonResponse(frames)
 
     def inspect_view(self, request: HttpRequest, table_id: int) -> HttpResponse:
         """Every move, and the full state (every hand, the stock) after any of them."""
@@ -718,9 +908,7 @@ class TableCaseAdmin(ReadOnly):
         except ValueError:
             move = None
         try:
-            record = services.table_inspect(
-                moderator=_moderator(request), table_id=table_id, move=move
-            )
+            record = services.table_inspect(actor=_moderator(request), table_id=table_id, move=move)
         except ServiceError as exc:
             self.message_user(request, exc.message, messages.ERROR)
             return redirect("admin:moderation_tablecase_changelist")
@@ -737,6 +925,8 @@ class TableCaseAdmin(ReadOnly):
             }
             for position, hand in enumerate((state or {}).get("hands", []))
         ]
+        to_play = view.get("active_seat") if view is not None else None
+        top = view.get("discard_top") if view is not None else None
         context = {
             **self.admin_site.each_context(request),
             "title": f"Table #{table_id}: state and moves",
@@ -755,14 +945,10 @@ class TableCaseAdmin(ReadOnly):
                 )
                 for m in record["moves"]
             ],
-            "to_play": _seat_name(names, seats, view["active_seat"])
-            if view is not None and view.get("active_seat") is not None
-            else "",
+            "to_play": "" if to_play is None else _seat_name(names, seats, to_play),
             "hands": hands,
             "view": view,
-            "discard_top": [card_face(view["discard_top"])]
-            if view and view.get("discard_top")
-            else [],
+            "discard_top": [card_face(top)] if top else [],
             "melds": [
                 {
                     "id": m["id"],
@@ -774,12 +960,14 @@ class TableCaseAdmin(ReadOnly):
                 for m in (view or {}).get("melds", [])
             ],
             "stock": stock,
-            "stock_next": [card_face(c) for c in stock[:STOCK_SHOWN]],
+            # The next cards drawn: the stock is drawn from its end (draw_from_stock).
+            "stock_next": [card_face(c) for c in stock[::-1][:STOCK_SHOWN]],
             "stock_more": len(stock) > STOCK_SHOWN,
             "state_json": state,
             # Every message of the table, spectators' and hidden ones included.
             "chat": ChatMessage.objects.filter(table_id=table_id).select_related("author"),
             "reseat_url": reverse("admin:moderation_tablecase_reseat", args=[table_id]),
+            "frames_url": reverse("admin:moderation_tablecase_inspect_frames", args=[table_id]),
         }
         return TemplateResponse(request, "admin/moderation/inspect.html", context)
 
@@ -794,14 +982,14 @@ class TableCaseAdmin(ReadOnly):
             try:
                 if data["username"] is None:
                     services.seat_to_bot(
-                        moderator=_moderator(request),
+                        actor=_moderator(request),
                         table_id=table_id,
                         position=data["position"] - 1,
                         reason=data["reason"],
                     )
                 else:
                     services.seat_to_user(
-                        moderator=_moderator(request),
+                        actor=_moderator(request),
                         table_id=table_id,
                         position=data["position"] - 1,
                         user=data["username"],

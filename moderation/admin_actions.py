@@ -10,12 +10,15 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from games.services import ServiceError
+
+from .models import CannedReason
 
 
 def _reason(help_text: str) -> forms.CharField:
@@ -34,25 +37,75 @@ class AbortForm(ReasonForm):
     reason = _reason("Kept in the audit log; the players read it in the table's chat.")
 
 
-class BanForm(ReasonForm):
-    reason = _reason("Kept in the audit log; the user reads it when they try to sign in.")
+class RestrictionForm(forms.Form):
+    """A canned reason (the team's policy, whose message the member receives by email and on
+    their next sign-in page), or a reason written freely (marked as free text), and a note
+    for the moderators only."""
 
+    kind = "mute"
+    reason_help = (
+        "Kept in the audit log; without a canned reason the member reads it too (by email "
+        "and on their next sign-in page)."
+    )
 
-class DurationForm(ReasonForm):
-    """A mute's reason (the muted user is told until when, not why) and its duration."""
+    preset = forms.ModelChoiceField(
+        queryset=CannedReason.objects.none(),
+        required=False,
+        label="Canned reason",
+        empty_label="— none: I write the reason below (marked as free text) —",
+        help_text="The member reads its message, by email and on their next sign-in page.",
+    )
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), max_length=2000, required=False
+    )
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=2000,
+        required=False,
+        label="Note for the moderators",
+        help_text="Optional; on the member's page, never shown to them.",
+    )
 
-    days = forms.IntegerField(min_value=0, max_value=3650, initial=1)
-    hours = forms.IntegerField(min_value=0, max_value=23, initial=0)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        preset = self.fields["preset"]
+        assert isinstance(preset, forms.ModelChoiceField)
+        preset.queryset = CannedReason.objects.filter(kind=self.kind, active=True)
+        self.fields["reason"].help_text = self.reason_help
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if data.get("preset") is None and not (data.get("reason") or "").strip():
+            raise forms.ValidationError("pick a canned reason or write one")
+        return data
+
+
+class BanForm(RestrictionForm):
+    kind = "ban"
+    reason_help = (
+        "Kept in the audit log; without a canned reason the user reads it when they try to sign in."
+    )
+
+
+class DurationForm(RestrictionForm):
+    """A mute: its reason and its duration (the suggestion for each canned reason is above,
+    longer for a member muted in the last 30 days; the moderator decides)."""
+
+    days = forms.IntegerField(min_value=0, max_value=3650, initial=0)
+    hours = forms.IntegerField(min_value=0, max_value=23, initial=1)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
         if not data.get("days") and not data.get("hours"):
             raise forms.ValidationError("give a duration of at least an hour")
         return data
 
 
 class SuspendForm(DurationForm):
-    reason = _reason("Kept in the audit log; the user reads it when they try to sign in.")
+    kind = "suspend"
+    reason_help = (
+        "Kept in the audit log; without a canned reason the user reads it when they try to sign in."
+    )
 
 
 class ResolveForm(forms.Form):
@@ -80,6 +133,7 @@ def form_action(
     permission: str,
     form_class: type[forms.Form],
     apply: Callable[[HttpRequest, Any, dict[str, Any]], Any],
+    explain: Callable[[QuerySet], dict[str, Any]] | None = None,
 ) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], HttpResponse | None]:
     def action(
         modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Model]
@@ -92,6 +146,9 @@ def form_action(
                     apply(request, obj, form.cleaned_data)
                 except ServiceError as exc:
                     modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+                except PermissionDenied as exc:
+                    # The service's own check (a role's limit, a recusal): said, not a 403.
+                    modeladmin.message_user(request, f"{obj}: {exc}", messages.ERROR)
                 else:
                     done += 1
             if done:
@@ -107,10 +164,10 @@ def form_action(
             "action": name,
             "checkbox_name": ACTION_CHECKBOX_NAME,
             "next": _next(request),
+            **(explain(queryset) if explain else {}),
         }
         return TemplateResponse(request, "admin/moderation/action_form.html", context)
 
     action.__name__ = name
-    action.short_description = description  # type: ignore[attr-defined]
-    action.allowed_permissions = (permission,)  # type: ignore[attr-defined]
-    return action
+    # Django's own decorator sets what the admin reads: the label and the permission needed.
+    return admin.action(description=description, permissions=(permission,))(action)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -84,5 +85,8 @@ class StaffAdminSite(OTPAdminSite):
     def index(self, request: HttpRequest, extra_context: dict | None = None) -> TemplateResponse:
         # Django's "Recent actions" read its own LogEntry, which no moderation writes (the
         # audit log is ours): it said "None available" for ever. The desk says what waits.
-        desk = moderator_desk(request.user)  # type: ignore[arg-type]
+        user = request.user
+        # The admin site's index is shown to signed-in staff only (admin_view).
+        assert isinstance(user, User)
+        desk = moderator_desk(user)
         return super().index(request, {**(extra_context or {}), "desk": desk})

@@ -11,6 +11,20 @@ from games.models import Table
 from .models import AuditEntry
 
 
+def audit_chat_hidden(*, moderator: User, message: Any, reason: str, hidden: bool) -> None:
+    """The audit row of a chat message a moderator hid or showed again (called by chat inside
+    its transaction: chat/hooks.py)."""
+    audit_write(
+        actor=moderator,
+        action=AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
+        target_user=message.author,
+        table=message.table,
+        reason=reason,
+        message=message.pk,
+        text=message.text,
+    )
+
+
 def audit_write(
     *,
     actor: User | None,

@@ -6,10 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from chat.live import group_send
-
-
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
+from games.broadcast import user_group
 
 
 def close_user_sockets_on_commit(user_id: int, reason: str) -> None:

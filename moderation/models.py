@@ -7,11 +7,12 @@ in the transaction of its change; the admin only calls those services.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import models
 from django.db.models import Q
 
 from games.models import Table
+from mayi_site.timezones import zoned
 
 
 class Restriction(models.Model):
@@ -42,6 +43,16 @@ class Restriction(models.Model):
     # The seats ([table id, position]) this suspension gave to the bot: they go back to the
     # user when it ends, if their game is still on and the seat was not given to someone else.
     seats = models.JSONField(default=list, blank=True)
+    # The canned reason picked (None: the moderator wrote the reason freely, which the pages
+    # mark as such); the member's message as it was sent (a preset edited later does not
+    # rewrite what they were told), and the moderator's added note (staff only).
+    preset = models.ForeignKey(
+        "CannedReason", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    message = models.TextField(blank=True)
+    note = models.TextField(blank=True)
+    # When the member's next sign-in page showed them ``message`` (None: not yet).
+    message_shown = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
@@ -52,7 +63,8 @@ class Restriction(models.Model):
         ]
 
     def __str__(self) -> str:
-        until = self.until.strftime("%Y-%m-%d %H:%M UTC") if self.until else "for good"
+        # The admin's label: in the staff member's zone, which the middleware activated.
+        until = zoned(self.until) if self.until else "for good"
         return f"{self.user} {self.get_kind_display()} until {until}"
 
 
@@ -77,6 +89,11 @@ class AuditEntry(models.Model):
         OTP_ENROL = "otp_enrol", "set up two-factor sign-in"
         OTP_CODES = "otp_codes", "new recovery codes"
         ROLE = "role", "moderator role given or taken"
+        APPEAL_FILE = "appeal_file", "appeal filed"
+        APPEAL_DECIDE = "appeal_decide", "appeal decided"
+        NOTE_ADD = "note_add", "moderator note written"
+        NOTE_DELETE = "note_delete", "moderator note deleted"
+        STATS_VIEW = "stats_view", "read a hidden statistics page"
 
     # None: the site itself (an expiry).
     actor = models.ForeignKey(
@@ -113,7 +130,7 @@ class AuditEntry(models.Model):
     def save(self, *args: object, **kwargs: object) -> None:
         if self.pk is not None:
             raise ValueError("audit entries are append-only")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
 
 class Report(models.Model):
@@ -131,6 +148,13 @@ class Report(models.Model):
         ASSIGNED = "assigned", "assigned"
         RESOLVED = "resolved", "resolved"
 
+    class Room(models.TextChoices):
+        # Who handles it: chat moderators the chat room, game moderators every room.
+        CHAT = "chat", "chat"
+        PLAY = "play", "play"
+        OTHER = "other", "other"
+
+    # None: filed by the site itself (``automatic``), or the reporter's account is gone.
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -161,27 +185,41 @@ class Report(models.Model):
     resolution = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     resolved = models.DateTimeField(null=True, blank=True)
+    room = models.CharField(max_length=8, choices=Room.choices, default=Room.OTHER)
+    # Filed by the site (timeouts in several games, a chat flood the rate limit stopped).
+    automatic = models.BooleanField(default=False)
+    # Set at resolution: whether a moderator acted on the member or message reported (the
+    # reporter's accuracy, which weighs their next reports, counts these).
+    actioned = models.BooleanField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
         indexes = [models.Index(fields=["status", "-created"], name="report_queue_idx")]
+        permissions = [
+            ("handle_chat_report", "Can work the chat room's reports (assign, resolve)"),
+            ("handle_play_report", "Can work the play and other rooms' reports"),
+        ]
 
     def __str__(self) -> str:
         return f"report {self.pk} ({self.get_reason_display()}, {self.status})"
 
 
-class Member(get_user_model()):  # type: ignore[misc]
+class Member(User):
     """The users, as the moderators' admin shows them (a proxy: no table of its own); its
-    permissions are the user actions moderators may take."""
+    permissions are the user actions moderators may take. The site's users are Django's own
+    (no AUTH_USER_MODEL of its own; the apps import ``User`` as it is)."""
 
     class Meta:
         proxy = True
         verbose_name = "member"
         permissions = [
-            ("suspend_member", "Can suspend a member for a time"),
+            ("suspend_member", "Can suspend (or mute) a member for up to 7 days"),
             ("ban_member", "Can ban a member"),
-            ("mute_member", "Can mute a member in chat"),
-            ("lift_member", "Can lift a member's suspension, ban or mute"),
+            ("mute_member", "Can mute a member in chat for up to 24 hours"),
+            ("restrict_long_member", "Can suspend or mute a member for any length"),
+            ("lift_member", "Can lift a restriction another moderator imposed"),
+            ("view_hidden_stats_member", "Can read a hidden statistics page (audited)"),
+            ("roles_member", "Can give and take moderator roles"),
         ]
 
 
@@ -196,3 +234,107 @@ class TableCase(Table):
             ("reseat_tablecase", "Can give a seat to the bot or to another user"),
             ("inspect_tablecase", "Can read a table's full state, hands and replay"),
         ]
+
+
+class CannedReason(models.Model):
+    """A policy reason moderators pick from (a preset): the message the member receives, by
+    email and on their next sign-in page, and the duration suggested for a first time."""
+
+    class Kind(models.TextChoices):
+        MUTE = "mute", "chat mute"
+        SUSPEND = "suspend", "suspension"
+        BAN = "ban", "ban"
+
+    title = models.CharField(max_length=80, unique=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    message = models.TextField(
+        max_length=2000, help_text="What the member reads (email and their next sign-in page)."
+    )
+    # None for a ban (no end).
+    suggested_hours = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The first time's duration, in hours (empty for a ban)."
+    )
+    active = models.BooleanField(default=True, help_text="Offered to moderators.")
+
+    class Meta:
+        ordering = ["kind", "title"]
+        verbose_name = "canned reason"
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.get_kind_display()})"
+
+
+class Appeal(models.Model):
+    """A restricted member's appeal: one per restriction, decided by a senior moderator who
+    did not impose it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "waiting for a decision"
+        UPHELD = "upheld", "upheld"
+        SHORTENED = "shortened", "shortened"
+        LIFTED = "lifted", "lifted"
+
+    restriction = models.OneToOneField(Restriction, on_delete=models.CASCADE, related_name="appeal")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="appeals"
+    )
+    text = models.TextField(max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created"]
+        permissions = [("decide_appeal", "Can decide an appeal")]
+
+    def __str__(self) -> str:
+        return f"appeal {self.pk} ({self.get_status_display()})"
+
+
+class MemberNote(models.Model):
+    """A moderator's private note on a member: who wrote it and when; never shown to them."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="moderator_notes"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    text = models.TextField(max_length=2000)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        verbose_name = "member note"
+
+    def __str__(self) -> str:
+        return f"note on {self.member_id} by {self.author_id}"
+
+
+class SignInTrace(models.Model):
+    """A keyed hash (HMAC) of the address or the browser cookie a member signed in from: two
+    accounts sharing one are linked on their moderator pages. Never the raw address; kept
+    90 days after it was last seen (moderation.tasks.purge_sign_in_traces)."""
+
+    class Kind(models.TextChoices):
+        ADDRESS = "address", "same address"
+        BROWSER = "browser", "same browser"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    digest = models.CharField(max_length=64)
+    first_seen = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "digest"], name="signin_trace_once")
+        ]
+        indexes = [models.Index(fields=["kind", "digest"], name="signin_trace_digest_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of user {self.user_id}"

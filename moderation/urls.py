@@ -4,4 +4,5 @@ from . import views
 
 urlpatterns = [
     path("2fa/", views.otp_setup, name="otp_setup"),
+    path("appeal/", views.appeal_post, name="appeal_post"),
 ]

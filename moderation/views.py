@@ -1,25 +1,31 @@
-"""Two-factor sign-in for staff: set up an authenticator app (a QR code), get recovery codes.
+"""Two-factor sign-in for staff: set up an authenticator app (a QR code), get recovery codes;
+and a member's appeal of a restriction from their profile or the sign-in refusal page.
 
-Thin: the services do the work. Staff only; anyone else is told the page is not for them.
+Thin: the services do the work. The 2FA page is for staff only; anyone else is told so.
 """
 
 from __future__ import annotations
 
 import segno
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 from django_otp import login as otp_login
 
+from games.services import ServiceError
+
 from . import services
+from .appeal_tokens import appeal_token_read
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def otp_setup(request: HttpRequest) -> HttpResponse:
     user = request.user
-    if not user.is_staff:  # type: ignore[union-attr]
+    if not (isinstance(user, User) and user.is_staff):
         return render(
             request,
             "games/error.html",
@@ -58,3 +64,32 @@ def otp_setup(request: HttpRequest) -> HttpResponse:
 
 def _spaced(key: str) -> str:
     return " ".join(key[i : i + 4] for i in range(0, len(key), 4))
+
+
+@require_POST
+def appeal_post(request: HttpRequest) -> HttpResponse:
+    """A member appeals a restriction: signed in (their profile) or with the token of the
+    sign-in refusal page (a suspended member has no session)."""
+    user = request.user if request.user.is_authenticated else None
+    try:
+        restriction_id = int(request.POST.get("restriction", ""))
+    except ValueError:
+        restriction_id = 0
+    if user is None:
+        found = appeal_token_read(request.POST.get("token", ""))
+        if found is None or found[1] != restriction_id:
+            return _appeal_page(request, "This form is too old: sign in again to appeal.", 400)
+        user = get_user_model()._default_manager.filter(pk=found[0]).first()
+        if user is None:
+            return _appeal_page(request, "This form is too old: sign in again to appeal.", 400)
+    try:
+        services.appeal_file(
+            actor=user, restriction_id=restriction_id, text=request.POST.get("text", "")
+        )
+    except ServiceError as exc:
+        return _appeal_page(request, exc.message, exc.status)
+    return _appeal_page(request, "", 200)
+
+
+def _appeal_page(request: HttpRequest, error: str, status: int) -> HttpResponse:
+    return render(request, "moderation/appeal_sent.html", {"error": error}, status=status)

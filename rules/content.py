@@ -10,9 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.cards import WILD_RANK, CardSet, face_data
-from games.engine.rulesets import RULESETS, RuleSet
-from games.engine.scoring import cards_penalty
+from games.engine import RULESETS, WILD_RANK, CardSet, RuleSet, cards_penalty, face_data
 
 # The order a visitor meets the rulesets: the default first.
 ORDER = ("bga", "petras", "classic", "rook")
@@ -32,6 +30,8 @@ class Card:
     suit: str | None
     color: str | None
     wild: bool
+    # The engine's id ("w7M"): static/js/rules.js draws the table page's card from it.
+    id: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def ruleset_names() -> list[str]:
 
 def card(card_id: str) -> Card:
     data = face_data(card_id)
-    return Card(data["label"], data["suit"], data["color"], data["wild"])
+    return Card(data["label"], data["suit"], data["color"], data["wild"], card_id)
 
 
 def _natural(cs: CardSet, rank: int, suit_index: int = 0, deck: int = 0) -> str:

@@ -5,17 +5,31 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.engine.rulesets import RULESETS
+from games.engine import RULESETS
 
 from . import content
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
     rulesets = [
-        {"name": n, "title": content.TITLES.get(n, n), "description": RULESETS[n].description}
+        {
+            "name": n,
+            "title": content.TITLES.get(n, n),
+            "description": RULESETS[n].description,
+            # Each ruleset's own range, from the engine (bga is for 3 to 8, not the site's 2).
+            "players": f"{RULESETS[n].min_players} to {RULESETS[n].max_players} players",
+        }
         for n in content.ruleset_names()
     ]
-    return render(request, "rules/index.html", {"rulesets": rulesets})
+    fewest = min(RULESETS.values(), key=lambda r: r.min_players)
+    context = {
+        "rulesets": rulesets,
+        "fewest": fewest.min_players,
+        "fewest_title": content.TITLES.get(fewest.name, fewest.name),
+        "most": max(r.max_players for r in RULESETS.values()),
+        "usual": min(r.min_players for r in RULESETS.values() if r is not fewest),
+    }
+    return render(request, "rules/index.html", context)
 
 
 def rules_page(request: HttpRequest, ruleset: str) -> HttpResponse:

@@ -22,7 +22,10 @@ class GameResultAdmin(admin.ModelAdmin):
 
 @admin.register(RoundRecord)
 class RoundRecordAdmin(admin.ModelAdmin):
-    list_display = ("table", "round_no", "seat", "user", "score", "went_out", "buys")
+    list_display = ("table", "round_no", "seat", "user", "score", "went_out", "buys", "mayi_melds")
+    list_filter = ("ruleset", "went_out", "round_no", "by_bot")
+    search_fields = ("user__username", "=table__id")
+    list_select_related = ("table", "user")
     raw_id_fields = ("table", "user")
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.gzip import gzip_page
 from ninja import Router
+from ninja.decorators import decorate_view
 
 from games.api_schemas import ErrorOut
 
-from . import selectors
+from . import replay, selectors
 
 router = Router(tags=["players"])
 
@@ -40,6 +42,7 @@ def player_stats(
         "scope": page["scope"],
         "rulesets": page["rulesets"],
         "ratings": page["ratings"],
+        "reliability": page["reliability"].as_json(),
         "rating_history": page["rating_history"],
         "figures": page["figures"],
         "history_page": page["history_page"],
@@ -61,3 +64,26 @@ def player_stats(
             for g in page["history"]
         ],
     }
+
+
+# A whole game is a few hundred moves: compressed, the one fetch of a replay stays small
+# (nothing secret in it for BREACH to find: it is the same for everyone who may read it).
+@router.get(
+    "/tables/{int:table_id}/replay",
+    response={200: dict[str, Any], **{c: ErrorOut for c in (400, 401, 403, 404, 409, 503)}},
+    tags=["tables"],
+    auth=None,
+    url_name="table_replay",
+)
+@decorate_view(gzip_page)
+def table_replay(request: HttpRequest, table_id: int) -> Any:
+    """A finished game move by move, as its replay page draws it: the names, the rounds, the
+    face of every card, and one frame per move (0: the deal) with the spectator's view of the
+    table after it, every hand and the move's events; each frame after the first holds only
+    what changed (the view's keys, the hands by seat). The same access as the replay page:
+    a public game for anyone, a private one for its players; 403 ``game_not_finished`` while
+    it is played."""
+    try:
+        return replay.replay_frames(table_id=table_id, viewer=request.user)
+    except replay.ReplayRefused as exc:
+        return _error(exc.status, exc.code, exc.message)

@@ -8,7 +8,7 @@ screen readers, and the page puts the same numbers in a table beside it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
@@ -143,17 +143,20 @@ def thin(points: Sequence[tuple[int, float]], most: int) -> list[tuple[int, floa
 def line_chart(
     chart_id: str,
     title: str,
-    series: dict[str, Sequence[tuple[int, float]]],
+    series: Mapping[str, Sequence[tuple[int, float]]],
     *,
     fmt: str = "{:.0f}",
+    x_label: str = "rated game",
+    pad_least: float = 10,
 ) -> SafeString:
     """One line per series; a point is ``(x, value)`` with x the game's number in a common
-    order (so series of different rulesets share the time axis)."""
+    order (so series of different rulesets share the time axis), named ``x_label`` at both
+    ends; the value axis reaches ``pad_least`` (or a tenth of the range) past the values."""
     values = [v for points in series.values() for _, v in points]
     if not values:
         return _frame(chart_id, title, [])
     lo, hi = min(values), max(values)
-    pad = max((hi - lo) * 0.1, 10)
+    pad = max((hi - lo) * 0.1, pad_least)
     lo, hi = lo - pad, hi + pad
     body = _axis(lo, hi, fmt)
     last = max(x for points in series.values() for x, _ in points)
@@ -174,10 +177,10 @@ def line_chart(
             f'<text class="legend line-{k}" x="{LEFT + 4 + 120 * k}" y="{H - 6}">'
             f"{escape(name)}: {escape(fmt.format(points[-1][1]))}</text>"
         )
-    if last:  # one rated game: its label at the start only, not "rated game 1" twice
+    if last:  # one game: its label at the start only, not "rated game 1" twice
         body.append(
             f'<text class="label" x="{W - RIGHT}" y="{H - BOTTOM + 16}" text-anchor="end">'
-            f"rated game {last + 1}</text>"
+            f"{escape(x_label)} {last + 1}</text>"
         )
-    body.append(f'<text class="label" x="{LEFT}" y="{H - BOTTOM + 16}">rated game 1</text>')
+    body.append(f'<text class="label" x="{LEFT}" y="{H - BOTTOM + 16}">{escape(x_label)} 1</text>')
     return _frame(chart_id, title, body)

@@ -143,3 +143,27 @@ class PlayerStats(models.Model):
 
     def __str__(self) -> str:
         return f"stats of {self.user} in {self.ruleset}"
+
+
+class Reliability(models.Model):
+    """A player's last games as reliability counts them (``stats/reliability.py``): kept up to
+    date when each of their games finishes, or when a moderator hands their seat to someone
+    else, so the lobby reads one row per player instead of their last hundred games."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="reliability",
+    )
+    # Oldest first, at most RECENT games: [table id, finished in their seat (0/1), their
+    # median seconds to move in that game or null, their turns timed out in it].
+    recent = models.JSONField(default=list)
+    games = models.PositiveSmallIntegerField(default=0)
+    finished = models.PositiveSmallIntegerField(default=0)
+    timeouts = models.PositiveIntegerField(default=0)
+    median_move_seconds = models.FloatField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"reliability of {self.user_id}: {self.finished}/{self.games}"

@@ -13,11 +13,17 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 
-from games import services
-from games.engine import IllegalMove
-from games.engine.cards import face_data
-from games.engine.records import PLATFORM_EVENTS, initial_state, replay
-from games.engine.verify import Verification, verify_replayed
+from games import engine, services
+from games.engine import (
+    PLATFORM_EVENTS,
+    IllegalMove,
+    Verification,
+    face_data,
+    initial_state,
+    opening_event,
+    replay,
+    verify_replayed,
+)
 from games.models import Move, Seat, Table
 from games.names import bot_name
 
@@ -29,48 +35,32 @@ class ReplayRefused(Exception):
 
 
 @dataclass
-class Step:
-    number: int  # 1-based move number (0 is the deal)
-    round: int
-    seat: int | None
-    by_bot: bool
-    words: list[str]
-
-
-@dataclass
 class Replay:
+    """What the replay page draws on the server: the frame of the page (who played, the
+    rounds, the move count) and the deal's verification. The game itself, every move of it,
+    comes in one fetch of ``GET /api/tables/<id>/replay`` (``replay_frames``), drawn in the
+    page by static/js/replay.js."""
+
     table: Table
     names: list[str]
-    steps: list[Step]
-    at: int  # the move shown (0: the first deal)
-    state: dict[str, Any]
-    seats: list[dict[str, Any]]
-    melds: list[dict[str, Any]]
+    total_moves: int
     rounds: list[dict[str, Any]]  # number, first move, last move
-    scores: list[list[int]]
-    totals: list[int]
     verification: Verification
     published: str | None
-    discard_top: dict[str, Any] | None = None
-    nav: dict[str, int | None] = field(default_factory=dict)
-
-    @property
-    def total_moves(self) -> int:
-        return len(self.steps)
-
-    @property
-    def current(self) -> Step | None:
-        return self.steps[self.at - 1] if self.at else None
 
 
-def replay_for(*, table_id: int, viewer: User | AnonymousUser, move: int | None = None) -> Replay:
-    """The replay of a finished game as it stood after ``move`` (default: the end)."""
+def replay_table(*, table_id: int, viewer: User | AnonymousUser) -> tuple[Table, list[Seat]]:
+    """The table and its seats if ``viewer`` may replay it: a finished game they may see (a
+    public one, or one they sat at); ReplayRefused otherwise."""
     try:
         table, seat_rows = services.table_read(table_id=table_id)
         services.table_check_access(table, seat_rows, viewer)
     except services.TableNotFound:
         raise ReplayRefused(404, "table_not_found", f"there is no table {table_id}") from None
-    except services.NotSeated:
+    except services.NotSeated as exc:
+        if exc.code == "deal_in_play":
+            # A tournament's duplicate deal that the viewer's own table still plays.
+            raise ReplayRefused(403, exc.code, exc.message) from None
         # A player the clock expelled sees nothing of a private table while it is played (the
         # bot holds their seat), but the finished game is theirs too: their statistics list
         # it and link here.
@@ -87,25 +77,69 @@ def replay_for(*, table_id: int, viewer: User | AnonymousUser, move: int | None 
             "a moderator aborted this game before its end: an unfinished game has no replay, "
             "since it shows every hand",
         )
-    if table.status != Table.Status.FINISHED or not (table.state or {}).get("game_over"):
+    if table.status != Table.Status.FINISHED or not table.state or not engine.is_over(table.state):
         raise ReplayRefused(
             403,
             "game_not_finished",
             "this game is not finished: its replay opens when it ends, since it shows every hand",
         )
+    return table, seat_rows
+
+
+def replay_for(*, table_id: int, viewer: User | AnonymousUser) -> Replay:
+    """The replay page's frame of a finished game, its deal verified."""
+    table, seat_rows = replay_table(table_id=table_id, viewer=viewer)
     try:
-        return build_replay(table, seat_rows, move)
+        game = replayed_game(table)
     except IllegalMove as exc:
-        # A log that does not replay from its seed: say so rather than fail.
-        raise ReplayRefused(
-            409, "replay_failed", f"this game's move log does not replay from its seed: {exc}"
-        ) from None
+        raise _unreplayable(exc) from None
+    return Replay(
+        table=table,
+        names=seat_names(seat_rows, table.seat_count),
+        total_moves=len(game.moves),
+        rounds=game.rounds,
+        verification=verify_replayed(
+            engine.state_of(table.state), game.replayed, table.seed_sha256 or None
+        ),
+        published=table.seed_sha256 or None,
+    )
 
 
-def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Replay:
+def replay_frames(*, table_id: int, viewer: User | AnonymousUser) -> dict[str, Any]:
+    """Every move of a finished game as the replay shows it (``game_frames``), for the page
+    to step through without asking again."""
+    table, seat_rows = replay_table(table_id=table_id, viewer=viewer)
+    try:
+        return game_frames(table, seat_rows)
+    except IllegalMove as exc:
+        raise _unreplayable(exc) from None
+
+
+def _unreplayable(exc: IllegalMove) -> ReplayRefused:
+    # A log that does not replay from its seed: say so rather than fail.
+    return ReplayRefused(
+        409, "replay_failed", f"this game's move log does not replay from its seed: {exc}"
+    )
+
+
+@dataclass
+class ReplayedGame:
+    """A game dealt again from its seed and every move applied again, once."""
+
+    start: engine.State
+    moves: list[Move]
+    replayed: list[tuple[engine.State, list[dict]]]  # (state after, events) per move
+    platform: dict[int, list[dict]]  # a timeout move's platform events (strike, expulsion)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+
+
+def replayed_game(table: Table, upto: int | None = None) -> ReplayedGame:
+    """Deal ``table``'s game again from its seed and apply its moves (the first ``upto``)."""
     moves = list(
         Move.objects.filter(table=table).order_by("seq").only("seq", "seat", "by_bot", "action")
     )
+    if upto is not None:
+        moves = moves[:upto]
     # The platform's own part of a move (a timeout's strike, an expulsion) is not the engine's
     # to replay: it is told from the stored events, which only the timeouts' moves carry.
     platform = {
@@ -114,75 +148,121 @@ def build_replay(table: Table, seat_rows: list[Seat], move: int | None) -> Repla
             "seq", "events"
         )
     }
-    names = seat_names(seat_rows, table.seat_count)
-    start = initial_state(table.state or {})
-    at = len(moves) if move is None else max(0, min(move, len(moves)))
-    shown = start
-    state = start
-    steps: list[Step] = []
-    rounds: list[dict[str, Any]] = [{"round": start["round"], "first": 0}]
-    # Replayed once, for the steps here and for the verification below.
+    start = initial_state(engine.state_of(table.state))
     replayed = list(replay(start, [(m.seat, m.action) for m in moves]))
-    for n, (m, (after, events)) in enumerate(zip(moves, replayed, strict=True), start=1):
-        # A move belongs to the round it was made in (the one that ends a round, to that one).
-        told = events + platform.get(m.seq, [])
-        steps.append(Step(n, state["round"], m.seat, m.by_bot, describe(told, names, seat=m.seat)))
-        state = after
-        if n == at:
-            shown = state
+    rounds: list[dict[str, Any]] = [{"round": start["round"], "first": 0}]
+    for n, (after, events) in enumerate(replayed, start=1):
         if any(e["type"] == "round_started" for e in events):
             rounds[-1]["last"] = n
-            rounds.append({"round": state["round"], "first": n})
+            rounds.append({"round": after["round"], "first": n})
     rounds[-1]["last"] = len(moves)
-    verification = verify_replayed(table.state or {}, replayed, table.seed_sha256 or None)
-    current_round = shown["round"]
-    idx = next(i for i, r in enumerate(rounds) if r["round"] == current_round)
-    nav = {
-        "first": 0,
-        "prev": at - 1 if at > 0 else None,
-        "next": at + 1 if at < len(moves) else None,
-        "last": len(moves),
-        "prev_round": rounds[idx - 1]["first"] if idx > 0 else None,
-        "next_round": rounds[idx + 1]["first"] if idx + 1 < len(rounds) else None,
+    return ReplayedGame(start, moves, replayed, platform, rounds)
+
+
+_MISSING = object()
+
+# What a replay never needs of a view: this seat's own parts (a spectator's view has none),
+# the whole stock and the seed (a finished game's view carries them: the replay shows the
+# hands, never the stock's order), and the faces (sent once for the whole game).
+_NOT_IN_FRAMES = frozenset(
+    {"faces", "hand", "hands", "stock", "seed", "seat", "my_answer", "may_answer", "lay_offs"}
+)
+
+
+def game_frames(
+    table: Table, seat_rows: list[Seat], *, stock_shown: int = 0, upto: int | None = None
+) -> dict[str, Any]:
+    """The game move by move as a replay draws it: for each move (0 the deal), the
+    spectator's view of the table after it (``engine.view(state, None)``), every hand, and the
+    move's events (the table page's log reads them). Each frame after the first carries only
+    what changed since the one before (the view's keys, the hands by seat), so a whole game
+    is one small answer; the page rebuilds each frame in full once, then steps in memory.
+
+    ``stock_shown``: the stock's next cards in each frame (a moderator's replay only).
+    """
+    game = replayed_game(table, upto)
+    names = seat_names(seat_rows, table.seat_count)
+    frames: list[dict[str, Any]] = []
+    previous_view: dict[str, Any] = {}
+    previous_hands: list[list[str]] = []
+    faces: dict[str, dict[str, Any]] = {}
+    states = [(game.start, [opening_event(game.start)], None)] + [
+        (after, events + game.platform.get(m.seq, []), m)
+        for m, (after, events) in zip(game.moves, game.replayed, strict=True)
+    ]
+    for n, (state, events, move) in enumerate(states):
+        shown = engine.view(state, None)
+        for card, face in shown["faces"].items():
+            faces.setdefault(card, face)
+        full = {k: v for k, v in shown.items() if k not in _NOT_IN_FRAMES}
+        hands = engine.hands_of(state)
+        for hand in hands:
+            for card in hand:
+                if card not in faces:
+                    faces[card] = face_data(card)
+        frame: dict[str, Any] = {
+            "move": n,
+            "seat": move.seat if move is not None else None,
+            "by_bot": move.by_bot if move is not None else False,
+            "events": events,
+            "view": {k: v for k, v in full.items() if previous_view.get(k, _MISSING) != v},
+            "hands": {
+                str(i): h
+                for i, h in enumerate(hands)
+                if i >= len(previous_hands) or previous_hands[i] != h
+            },
+        }
+        if stock_shown:
+            # The stock is drawn from its end (games/engine/state.py draw_from_stock).
+            frame["stock_next"] = engine.stock_next(state, stock_shown)
+            frame["stock_size"] = engine.stock_size(state)
+        frames.append(frame)
+        previous_view, previous_hands = full, hands
+    for frame in frames:
+        for event in frame["events"]:
+            for card in _event_cards(event):
+                if card not in faces:
+                    faces[card] = face_data(card)
+    return {
+        "table": table.pk,
+        "ruleset": table.ruleset,
+        "status": table.status,
+        "names": names,
+        "seats": [
+            {
+                "position": i,
+                "user": next(
+                    (
+                        s.user.get_username()
+                        for s in seat_rows
+                        if s.position == i and s.user is not None
+                    ),
+                    None,
+                ),
+                "is_bot": any(s.position == i and s.is_bot for s in seat_rows),
+            }
+            for i in range(table.seat_count)
+        ],
+        "total": len(game.moves),
+        "rounds": game.rounds,
+        "faces": faces,
+        "frames": frames,
     }
-    seats = [
-        {
-            "position": i,
-            "name": names[i],
-            "hand": [card_face(c) for c in shown["hands"][i]],
-            "down": shown["down"][i],
-            "buys": shown["buys"][i],
-            "active": i == shown.get("active") and not shown["game_over"],
-            "total": shown["totals"][i],
-        }
-        for i in range(shown["players"])
-    ]
-    melds = [
-        {
-            "id": m["id"],
-            "kind": m["kind"],
-            "owner": names[m["owner"]],
-            "cards": [card_face(c) for c in m["cards"]],
-        }
-        for m in shown["melds"]
-    ]
-    return Replay(
-        table=table,
-        names=names,
-        steps=steps,
-        at=at,
-        state=shown,
-        seats=seats,
-        melds=melds,
-        rounds=rounds,
-        # As the game stood at the move shown: a replay does not tell the future.
-        scores=[r[:] for r in shown["scores"]],
-        totals=shown["totals"][:],
-        verification=verification,
-        published=table.seed_sha256 or None,
-        discard_top=card_face(shown["discard"][-1]) if shown["discard"] else None,
-        nav=nav,
-    )
+
+
+def _event_cards(event: dict[str, Any]) -> list[str]:
+    """Every card id an event names (the log draws each one)."""
+    found: list[str] = []
+    for key in ("card", "wild"):
+        if isinstance(event.get(key), str):
+            found.append(event[key])
+    for key in ("cards", "penalty_cards"):
+        found += [c for c in event.get(key) or [] if isinstance(c, str)]
+    for meld in event.get("melds") or []:
+        found += meld.get("cards", [])
+    if isinstance(event.get("meld"), dict):
+        found += event["meld"].get("cards", [])
+    return found
 
 
 def seat_names(seat_rows: list[Seat], count: int) -> list[str]:

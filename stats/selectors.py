@@ -9,12 +9,13 @@ names of the opponents met and the games in play. Nothing here reads the move lo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F
+from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -22,8 +23,13 @@ from games.models import Seat, Table
 from games.names import bot_name
 
 from . import aggregates
-from .models import GameResult, PlayerStats, Rating
-from .ratings import display, provisional
+from .models import GameResult, PlayerStats, Rating, RoundRecord
+from .ratings import conservative, display, provisional
+
+# Public for the other apps (stats/reliability.py): reliability(user) -> Figure,
+# reliability_many(ids) -> {id: Figure}.
+from .reliability import Figure, reliability, reliability_many  # noqa: F401
+from .signals import hidden_stats_read
 
 HISTORY_LIMIT = 20
 # The rating table's rows (the most recent rated games) on the page.
@@ -45,7 +51,8 @@ def leaderboard_min_games() -> int:
 
 def rating_out(mu: float, sigma: float, games: int) -> dict[str, Any]:
     return {
-        "rating": display(mu, sigma),
+        "rating": display(mu),
+        "conservative": conservative(mu, sigma),
         "provisional": provisional(sigma),
         "mu": round(mu, 4),
         "sigma": round(sigma, 4),
@@ -75,8 +82,73 @@ class HistoryGame:
         return self.rating_after - self.rating_before
 
 
+# Moderators whose role holds it read a hidden page (each read audited by moderation).
+HIDDEN_STATS_PERMISSION = "moderation.view_hidden_stats_member"
+
+
 def hidden_for(profile: Profile | None, owner: User, viewer: Any) -> bool:
-    return bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != owner.pk
+    return (
+        bool(profile and profile.stats_hidden)
+        and getattr(viewer, "pk", None) != owner.pk
+        and not _moderator_reads(viewer)
+    )
+
+
+def _moderator_reads(viewer: Any) -> bool:
+    return bool(
+        getattr(viewer, "is_staff", False)
+        and viewer.is_active
+        and viewer.has_perm(HIDDEN_STATS_PERMISSION)
+    )
+
+
+def rating_changes(table_id: int) -> list[dict[str, Any]]:
+    """Each person's rating before and after a finished game, as shown (the final scores):
+    ``[{"position", "user", "rated", "before", "after", "change"}]``, seat order; empty before
+    the finish hook wrote the results."""
+    out = []
+    for seat, name, rated, mu_before, mu_after in (
+        GameResult.objects.filter(table_id=table_id, user__isnull=False)
+        .order_by("seat")
+        .values_list("seat", "user__username", "rated", "mu_before", "mu_after")
+    ):
+        before = display(mu_before) if rated and mu_before is not None else None
+        after = display(mu_after) if rated and mu_after is not None else None
+        out.append(
+            {
+                "position": seat,
+                "user": name,
+                "rated": bool(rated),
+                "before": before,
+                "after": after,
+                "change": after - before if before is not None and after is not None else None,
+            }
+        )
+    return out
+
+
+def aborted_games(user: User, limit: int = 20) -> list[dict[str, Any]]:
+    """The games a moderator aborted that ``user`` sat at, newest first, with the reason (no
+    result, no rating: the statistics count nothing of them, the page lists them apart)."""
+    rows = (
+        Table.objects.filter(status=Table.Status.ABORTED, seats__user=user)
+        .order_by("-updated")
+        .values("pk", "ruleset", "options", "updated")[:limit]
+    )
+    out = []
+    for row in rows:
+        aborted = (row["options"] or {}).get("aborted")
+        if not aborted:
+            continue  # a table its host left alone before it started: no game
+        out.append(
+            {
+                "table": row["pk"],
+                "ruleset": row["ruleset"],
+                "reason": aborted.get("reason", ""),
+                "at": row["updated"],
+            }
+        )
+    return out
 
 
 def player_stats(
@@ -95,6 +167,11 @@ def player_stats(
     profile = getattr(user, "profile", None)
     if hidden_for(profile, user, viewer):
         raise PlayerHidden(f"{username} keeps their statistics private")
+    moderator_view = (
+        bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != user.pk
+    )
+    if moderator_view:
+        hidden_stats_read.send(sender=player_stats, viewer=viewer, owner=user)
 
     rows = {r.ruleset: r.data for r in PlayerStats.objects.filter(user=user)}
     ratings = {r.ruleset: r for r in Rating.objects.filter(user=user)}
@@ -142,8 +219,8 @@ def player_stats(
             place=r[3],
             total=r[4],
             rated=r[5],
-            rating_before=display(r[6], r[7] or 0.0) if r[6] is not None else None,
-            rating_after=display(r[8], r[9] or 0.0) if r[8] is not None else None,
+            rating_before=display(r[6]) if r[6] is not None else None,
+            rating_after=display(r[8]) if r[8] is not None else None,
             expelled=r[10],
         )
         for r in reversed(scoped[history_start:history_end])
@@ -234,13 +311,17 @@ def player_stats(
     for r in scoped:
         if r[5] and r[8] is not None:
             history_points.setdefault(r[1], []).append(
-                {"game": n, "table": r[0], "rating": display(r[8], r[9] or 0.0)}
+                {"game": n, "table": r[0], "rating": display(r[8])}
             )
             n += 1
     return {
         "user": user,
         "username": user.get_username(),
+        "reliability": reliability(user),
+        "aborted": aborted_games(user),
         "hidden": bool(profile and profile.stats_hidden),
+        # A moderator reads a page its owner hid (the page says so; the read is audited).
+        "moderator_view": moderator_view,
         "scope": scope,
         "rulesets": rulesets,
         "ratings": {
@@ -275,7 +356,8 @@ def _best_streak(results: list[tuple]) -> int:
 
 def leaderboard(*, ruleset: str, limit: int = 100) -> list[dict[str, Any]]:
     """Players with at least ``MAYI_LEADERBOARD_MIN_GAMES`` rated games in ``ruleset``, best
-    first, hidden profiles left out. The order is the shown number (the ordinal)."""
+    first, hidden profiles left out. The order is the conservative estimate μ − 3σ (a lucky
+    newcomer's high μ is uncertain), not the shown rating; the page says so."""
     rows = list(
         # A suspended or banned account (is_active off) is left off while the restriction
         # lasts: a player banned for cheating kept the place the cheating won them.
@@ -296,3 +378,20 @@ def leaderboard(*, ruleset: str, limit: int = 100) -> list[dict[str, Any]]:
 
 def leaderboard_rulesets() -> list[str]:
     return sorted(set(Rating.objects.values_list("ruleset", flat=True).distinct()))
+
+
+def profile_part(*, user: User, profile: Profile, now: datetime) -> dict[str, object]:
+    """What the member's profile page shows of their rounds (``accounts.hooks.provide_profile``):
+    how many they played, went out first in, their points and MAYI melds, from their round
+    records. Aborted tables count for nothing here, as in the statistics."""
+    rounds = (
+        RoundRecord.objects.filter(user=user)
+        .exclude(table__status=Table.Status.ABORTED)
+        .aggregate(
+            rounds=Count("id"),
+            went_out=Count("id", filter=Q(went_out=True)),
+            points=Sum("score"),
+            mayi_melds=Sum("mayi_melds"),
+        )
+    )
+    return {"rounds": rounds}

@@ -17,7 +17,8 @@ from django.db.models import Max, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.engine.records import (
+from games import engine
+from games.engine import (
     LoggedMove,
     RoundRecorder,
     initial_state,
@@ -28,6 +29,7 @@ from games.models import Move, Seat, Table
 
 from . import aggregates, ratings
 from .models import GameResult, PlayerStats, Rating, RoundRecord
+from .reliability import Entry, game_move_seconds, reliability_record
 
 RECORD_FIELDS = (
     "score",
@@ -58,7 +60,7 @@ def stats_round_ended(
     *,
     table: Table,
     seats: Sequence[Seat],
-    state: dict[str, Any],
+    state: engine.State,
     new_moves: Sequence[Move],
     now: datetime,
 ) -> list[RoundRecord]:
@@ -129,8 +131,8 @@ def stats_game_finished(*, table: Table, seats: Sequence[Seat], now: datetime) -
     The caller holds the table's row lock inside ``transaction.atomic``. A table a moderator
     aborted is neither rated nor counted.
     """
-    state = table.state or {}
-    if table.status == Table.Status.ABORTED or not state.get("game_over"):
+    state = engine.state_of(table.state)
+    if table.status == Table.Status.ABORTED or not state or not engine.is_over(state):
         return
     records = list(RoundRecord.objects.filter(table=table).order_by("round_no", "seat").values())
     _finish(table, list(seats), state, records, now)
@@ -139,11 +141,12 @@ def stats_game_finished(*, table: Table, seats: Sequence[Seat], now: datetime) -
 def _finish(
     table: Table,
     seats: list[Seat],
-    state: dict[str, Any],
+    state: engine.State,
     records: Sequence[Mapping[str, Any]],
     now: datetime,
 ) -> None:
-    places: list[int] = state["places"]
+    places = engine.final_places(state)
+    totals, rounds_out = engine.total_scores(state), engine.rounds_went_out(state)
     people = [s for s in seats if s.user_id is not None and not s.is_bot]
     user_ids = sorted({s.user_id for s in people if s.user_id is not None})
     current = _locked_ratings(user_ids, table.ruleset)
@@ -171,9 +174,9 @@ def _finish(
                 user_id=s.user_id if not s.is_bot else None,
                 ruleset=table.ruleset,
                 players=len(seats),
-                total=state["totals"][s.position],
+                total=totals[s.position],
                 place=places[s.position],
-                rounds_out=state["rounds_out"][s.position],
+                rounds_out=rounds_out[s.position],
                 by_bot=s.is_bot,
                 expelled=s.expelled,
                 rated=after is not None,
@@ -193,6 +196,33 @@ def _finish(
     if changed:
         Rating.objects.bulk_update(changed, ["mu", "sigma", "games", "updated"])
     _fold_aggregates(table, people, places, records, now)
+    reliability_record(entries=reliability_entries(table.pk, people, records))
+
+
+def reliability_entries(
+    table_id: int, people: Sequence[Seat], records: Sequence[Mapping[str, Any]]
+) -> dict[int, Entry]:
+    """Each person's line of this game in their reliability: finished in their seat (not
+    expelled by the clock nor given to the bot by a moderator), and their median time to move."""
+    return {
+        s.user_id: (
+            table_id,
+            not s.expelled,
+            game_move_seconds(
+                t for r in records if r["seat"] == s.position for t in r["think_seconds"] or []
+            ),
+            sum(int(r["timeouts"]) for r in records if r["seat"] == s.position),
+        )
+        for s in people
+        if s.user_id is not None
+    }
+
+
+def stats_seat_handed_over(*, table: Table, user_id: int) -> None:
+    """A moderator gave ``user_id``'s seat at ``table`` (being played) to someone else: the
+    game goes into their reliability now, as not finished in their seat. The caller holds the
+    table's row lock."""
+    reliability_record(entries={user_id: (table.pk, False, None, 0)})
 
 
 def _locked_ratings(user_ids: list[int], ruleset: str) -> dict[int, Rating]:
@@ -244,7 +274,7 @@ def _fold_aggregates(
         game = aggregates.SeatGame(
             table_id=table.pk,
             players=len(places),
-            total=(table.state or {})["totals"][seat.position],
+            total=engine.total_scores(engine.state_of(table.state))[seat.position],
             place=counted[seat.position],
             winners=winners,
             finished=now.isoformat(),
@@ -299,4 +329,9 @@ def stats_backfill(*, table_ids: Iterable[int] | None = None) -> int:
     return count
 
 
-__all__ = ["stats_backfill", "stats_game_finished", "stats_round_ended"]
+__all__ = [
+    "stats_backfill",
+    "stats_game_finished",
+    "stats_round_ended",
+    "stats_seat_handed_over",
+]

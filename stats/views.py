@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import Profile
 from accounts.requests import SignedInRequest
-from games.engine.rulesets import get_ruleset
+from games.engine import get_ruleset
+from social.selectors import relation
 
 from . import aggregates, charts, selectors
 from .replay import ReplayRefused, replay_for
@@ -85,6 +86,12 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         **page,
         "player": player,
         "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+        # Follow or block them (issue 29): for a signed-in visitor on another's page.
+        "relation": (
+            relation(request.user, player)
+            if request.user.is_authenticated and request.user.pk != player.pk
+            else None
+        ),
         "f": figures,
         "places_rows": places_rows,
         "place_columns": [_ordinal(i + 1) for i in range(place_columns)],
@@ -162,10 +169,9 @@ def privacy_save(request: SignedInRequest) -> HttpResponse:
 
 
 def replay_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    raw = request.GET.get("move", "")
-    move = int(raw) if raw.isdigit() else None
+    # The move shown (?move=N, #N) is the page's own: static/js/replay.js reads it.
     try:
-        replay = replay_for(table_id=table_id, viewer=request.user, move=move)
+        replay = replay_for(table_id=table_id, viewer=request.user)
     except ReplayRefused as exc:
         return _refusal(request, exc.message, exc.status)
     return render(request, "stats/replay.html", {"replay": replay, "table_id": table_id})

@@ -9,6 +9,9 @@ import json
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+
+from moderation.services import moderator_grant
 
 # Redis of a test's own, or none (tests/redis_down.py): fixtures for any test.
 from tests.redis_down import own_redis, redis_down  # noqa: F401
@@ -55,8 +58,9 @@ def _fresh_rate_limits(request: pytest.FixtureRequest) -> None:
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache
 
-    from games import presence, ratelimits
+    from games import presence
     from games.services import recent
+    from mayi_site import ratelimits
 
     ratelimits.reset()
     # What a process remembers of the online marks and of its last commits outlives the test
@@ -64,13 +68,50 @@ def _fresh_rate_limits(request: pytest.FixtureRequest) -> None:
     presence.forget_local()
     recent.forget()
     if isinstance(caches["default"], LocMemCache):
-        # Other counters (django-ratelimit's, chat and reports) are keyed by user id, which
+        # Other counters are keyed by user id, which
         # SQLite gives out again after a rollback. Redis is never flushed: it may carry a broker.
         caches["default"].clear()
 
 
+@pytest.fixture(autouse=True)
+def _no_analysis_by_default(request: pytest.FixtureRequest) -> None:
+    # A finished game's analysis is queued by default only where a test asks for it (issue 33:
+    # tests/site/test_analysis.py, the Celery workers' tests): otherwise every game a test
+    # finishes would count a broker's queue and send a task nothing consumes, and the queue's
+    # length, what earlier runs left in Redis, would change what a test sees.
+    if "tests/engine" in str(request.node.path):
+        return
+    from django.conf import settings
+
+    settings.MAYI_ANALYSIS_AUTO_QUEUE = 0
+
+
+@pytest.fixture(autouse=True)
+def _no_dns_for_push_endpoints(request: pytest.FixtureRequest, monkeypatch: Any) -> None:
+    # The push endpoints' SSRF guard resolves names (notify/guard.py): in the suite no name is
+    # ever looked up (a test that needs one patches guard.resolve itself), so nothing reaches
+    # a resolver off this machine, whatever a fuzzer sends.
+    if "tests/engine" in str(request.node.path):
+        return
+    from notify import guard
+
+    def resolve(host: str, port: int) -> list[str]:
+        raise OSError(f"no name resolution in the tests ({host})")
+
+    monkeypatch.setattr(guard, "resolve", resolve)
+
+
 def _make_user(django_user_model: Any, name: str) -> Any:
     return django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+
+
+def make_moderator(name: str, role: str = "senior", user: Any = None) -> Any:
+    """A moderator of ``role`` (chat, game, senior, admin: docs/MODERATION.md), a new user
+    ``name`` unless ``user`` is given."""
+    if user is None:
+        user = _make_user(get_user_model(), name)
+    moderator_grant(user=user, role=role)
+    return type(user).objects.get(pk=user.pk)  # a fresh object: no permission cache
 
 
 @pytest.fixture
@@ -130,3 +171,47 @@ def verified_client(user: Any) -> Any:
 def admin_client(db: None, admin_user: Any) -> Any:
     """pytest-django's admin_client, with the second factor the admin requires."""
     return verified_client(admin_user)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _a_cheaper_flush() -> None:
+    """A transactional test ends with Django's flush of every table, then the post_migrate
+    signal that makes the content types and permissions again. Two changes, each measured on
+    tests/live/test_websocket.py (15 tests):
+
+    - On PostgreSQL the flush is one TRUNCATE of every table: new files for each, 0.43 s a
+      test. Deleting the rows leaves the same empty tables (the sequences go on, as after
+      TRUNCATE without RESTART IDENTITY) in 0.04 s. Django makes PostgreSQL's foreign keys
+      DEFERRABLE INITIALLY DEFERRED, so the DELETEs' order does not matter in the flush's
+      transaction.
+    - The content types and permissions follow from the models alone and no test changes
+      them: kept, post_migrate finds them all there and only reads (it made them again
+      otherwise, 0.2 s a test on either database). What tests change (users, groups and their
+      permissions) is flushed as before."""
+    # Each backend's base module imports its operations (importing those alone is a cycle).
+    from django.db.backends.postgresql.base import DatabaseOperations as PostgreSQL
+    from django.db.backends.sqlite3.base import DatabaseOperations as SQLite
+
+    kept = {"django_content_type", "auth_permission"}
+
+    def keeping(original: Any, *, by_delete: bool) -> Any:
+        def sql_flush(
+            self: Any,
+            style: Any,
+            tables: Any,
+            *,
+            reset_sequences: bool = False,
+            allow_cascade: bool = False,
+        ) -> list[str]:
+            tables = [t for t in tables if t not in kept]
+            if by_delete and not (reset_sequences or allow_cascade):
+                return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+            return original(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+
+        return sql_flush
+
+    # SQLite's flush deletes already; PostgreSQL's truncates unless told otherwise.
+    PostgreSQL.sql_flush = keeping(PostgreSQL.sql_flush, by_delete=True)  # type: ignore[method-assign]
+    SQLite.sql_flush = keeping(SQLite.sql_flush, by_delete=False)  # type: ignore[method-assign]

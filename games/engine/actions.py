@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .bots import LEVELS, choose_action, fallback_action
+from .bots import TIMEOUT_LEVELS, choose_action, fallback_action
 from .buying import answer, close_window, draw
 from .errors import IllegalMove
 from .melding import lay_down, lay_off, mayi_meld, swap_wild
-from .state import RoundOver, State, copy_state, ruleset_of
-from .table import layoff_ends
-from .turns import card_field, do_discard, do_pass, in_hand, require_turn, swapped_in_hand
-from .words import faces
+from .state import RoundOver, State, copy_state
+from .turns import discard, pass_turn, playable_anywhere
 
 PLAYER_ACTIONS = (
     "draw",
@@ -76,59 +74,6 @@ def _step(st: State, seat: int | None, action: dict, events: list[dict]) -> Stat
     return st if result is None else result
 
 
-# -- ending a turn -------------------------------------------------------------------------
-def _no_swapped_wild(st: State, seat: int) -> None:
-    left = swapped_in_hand(st, seat)
-    if left:
-        raise IllegalMove("use_swapped_wild", f"play the {faces(left)} before your turn ends")
-
-
-def _discard(st: State, seat: int, action: dict, events: list[dict]) -> None:
-    require_turn(st, seat, ("play",))
-    card = card_field(st, action)
-    in_hand(st, seat, [card])
-    _no_swapped_wild(st, seat)
-    rules = ruleset_of(st)
-    if st["round"] in rules.no_final_discard_rounds and len(st["hands"][seat]) == 1:
-        raise IllegalMove(
-            "no_final_discard",
-            f"round {st['round']} has no final discard: meld or lay off your last card, or pass",
-        )
-    if st["window"] is not None:
-        st["held"] = {"type": "discard", "card": card}
-        st["phase"] = "done"
-        events.append({"type": "discard_held", "seat": seat})
-        return
-    do_discard(st, seat, card, events)
-
-
-def playable_anywhere(st: State, card: str) -> bool:
-    return any(layoff_ends(m, card) for m in st["melds"])
-
-
-def _pass(st: State, seat: int, action: dict, events: list[dict]) -> None:
-    require_turn(st, seat, ("play",))
-    rules = ruleset_of(st)
-    if st["round"] not in rules.no_final_discard_rounds:
-        raise IllegalMove(
-            "no_pass", f"passing is only for a last card in round 7, not round {st['round']}"
-        )
-    hand = st["hands"][seat]
-    if not st["down"][seat] or len(hand) != 1:
-        raise IllegalMove("cannot_pass", "you pass only with your contract down and one card left")
-    _no_swapped_wild(st, seat)
-    if playable_anywhere(st, hand[0]) and not (
-        st["laid_down_this_turn"] and not rules.lay_off_on_lay_down_turn
-    ):
-        raise IllegalMove("must_play", f"{faces(hand)} can be laid off: play it to go out")
-    if st["window"] is not None:
-        st["held"] = {"type": "pass"}
-        st["phase"] = "done"
-        events.append({"type": "pass_held", "seat": seat})
-        return
-    do_pass(st, events)
-
-
 # -- the platform's clock ---------------------------------------------------------------------
 # A timed-out turn is stored in its concrete form, ``{"type": "timeout", "level": L, "plays":
 # [action, ...]}``: the actions the bot played for the seat, each applied (and checked) as that
@@ -151,8 +96,8 @@ def _turn_pending(st: State) -> None:
 
 def _timeout_policy(action: dict) -> str:
     level = action.get("level")
-    if level is not None and level not in LEVELS:
-        raise IllegalMove("bad_action", f"level is one of {', '.join(LEVELS)}")
+    if level is not None and level not in TIMEOUT_LEVELS:
+        raise IllegalMove("bad_action", f"level is one of {', '.join(TIMEOUT_LEVELS)}")
     return level or "heuristic"
 
 
@@ -256,8 +201,8 @@ HANDLERS: dict[str, Callable[..., State | None]] = {
     "lay_down": lay_down,
     "lay_off": lay_off,
     "mayi_meld": mayi_meld,
-    "discard": _discard,
-    "pass": _pass,
+    "discard": discard,
+    "pass": pass_turn,
     "may_i": answer,
     "no_thanks": answer,
     "swap_wild": swap_wild,

@@ -186,13 +186,14 @@ class _Columns:
                     left[suit] -= 1
                     taken += 1
                     used += gap
-                    kept.append(item)  # type: ignore[arg-type]
+                    # An option is a run (_Run) or a record: the suit says which.
+                    kept.append(item)
                 elif item[0] == "run":
                     dlo += item[3]
                     dhi += item[4]
                     records.append(item)
                 else:
-                    kept.append(item)  # type: ignore[arg-type]
+                    kept.append(item)  # a run kept open, as above
             else:
                 if used > gw:
                     continue

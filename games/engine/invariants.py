@@ -69,7 +69,8 @@ def check_invariants(state: State) -> list[str]:
         problems.append("a sale is pending with no window open")
     if not rules.mayi_melds and any(m["kind"] == "mayi" for m in state["melds"]):
         problems.append("a MAYI meld in a ruleset without them")
-    if state.get("finisher") is not None and state["hands"][state["finisher"]]:
+    finisher = state.get("finisher")
+    if finisher is not None and state["hands"][finisher]:
         problems.append("the seat that went out holds cards")
     for seat, hand in enumerate(state["hands"]):
         if seat != state["active"] and any(c in hand for c in state.get("swapped") or []):

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from .cards import face_data
 from .rulesets import get_ruleset
+from .state import State
 
 # Public as they are: every card they name is on the table, on the discard pile, or was in a
 # hand that the rules show (a round's end). discard_held and pass_held name no card.
@@ -98,7 +99,7 @@ def public_event(event: dict, seat: int | None) -> dict:
     kind = event.get("type")
     if kind in PUBLIC_KINDS:
         return dict(event)
-    private = PRIVATE_KINDS.get(kind)  # type: ignore[arg-type]
+    private = PRIVATE_KINDS.get(kind) if isinstance(kind, str) else None
     if private is not None:
         return private(event, seat)
     # Nobody decided what this kind may show: its type and seat only.
@@ -117,14 +118,25 @@ def public_events(events: Iterable[dict], seat: int | None) -> list[dict]:
     return [public_event(e, seat) for e in events]
 
 
-def round_summary(state: dict) -> dict | None:
+def round_summary(state: State) -> dict | None:
     """The last finished round as everyone saw it at its end: who went out, each hand (as
-    faces, not card ids: those cards are in the new deal now), points, MAYI melds, totals.
+    faces, not card ids: those cards are in the new deal now), the melds on the table and the
+    cards the player who went out played last (faces too), points, MAYI melds, totals.
     ``fresh`` while no move of the next round has been made (the moment to show it)."""
     last = state.get("last_round")
     if last is None:
         return None
     return {
+        "melds": [
+            {
+                "kind": m["kind"],
+                "owner": m["owner"],
+                "cards": [face_data(c) for c in m["cards"]],
+                **({"start": m["start"]} if "start" in m else {}),
+            }
+            for m in last.get("melds") or ()
+        ],
+        "last_cards": [face_data(c) for c in last.get("last_cards") or ()],
         "round": last["round"],
         "reason": last["reason"],
         "went_out": last["went_out"],
@@ -137,7 +149,7 @@ def round_summary(state: dict) -> dict | None:
     }
 
 
-def _untouched_deal(state: dict, ended: int) -> bool:
+def _untouched_deal(state: State, ended: int) -> bool:
     """Nothing has happened yet in the round dealt after round ``ended``: the first player
     has not drawn (the deal as dealt, the turned-up card alone on the pile)."""
     if state["game_over"]:

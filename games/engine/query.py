@@ -79,3 +79,38 @@ def round_progress(state: State) -> tuple[int, int]:
 def buys_used(state: State, seat: int) -> int:
     """How many cards ``seat`` bought this round."""
     return state["buys"][seat]
+
+
+def total_scores(state: State) -> list[int]:
+    """Each seat's total penalty over the rounds played (the game's score).
+
+    >>> from games.engine.state import new_game
+    >>> total_scores(new_game(3, "doc"))
+    [0, 0, 0]
+    """
+    return list(state["totals"])
+
+
+def rounds_went_out(state: State) -> list[int]:
+    """How many rounds each seat went out in (a tie-break in some rulesets)."""
+    return list(state["rounds_out"])
+
+
+def final_places(state: State) -> list[int]:
+    """Each seat's place (1 = won; equal totals share a place) once the game is over; empty
+    before."""
+    return list(state.get("places") or []) if is_over(state) else []
+
+
+def hands_of(state: State) -> list[list[str]]:
+    """Every seat's hand (copies): for a replay once the game is over, never for a player."""
+    return [list(hand) for hand in state["hands"]]
+
+
+def stock_next(state: State, count: int) -> list[str]:
+    """The next ``count`` cards the stock gives, in draw order (a replay's "what came next")."""
+    return state["stock"][::-1][:count]
+
+
+def stock_size(state: State) -> int:
+    return len(state["stock"])

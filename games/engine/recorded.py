@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .actions import MAX_AUTO_STEPS, _same_turn, _step, apply
-from .bots import LEVELS, choose_action, fallback_action
+from .bots import TIMEOUT_LEVELS, choose_action, fallback_action
 from .cards import is_wild_card
 from .errors import IllegalMove
 from .legal import legal_actions
@@ -160,8 +160,8 @@ def _candidates(
     st: State, player: int, level: object, event: dict, later: list[dict]
 ) -> Iterator[dict]:
     yield from _from_event(event, player, later)
-    policies = [level] if isinstance(level, str) and level in LEVELS else []
-    for policy in [*policies, "heuristic", *LEVELS]:
+    policies = [level] if isinstance(level, str) and level in TIMEOUT_LEVELS else []
+    for policy in [*policies, "heuristic", *TIMEOUT_LEVELS]:
         try:
             chosen = choose_action(st, player, policy)
         except Exception:  # noqa: BLE001 (a bot's failure only means no hint from it)

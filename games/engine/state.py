@@ -10,14 +10,83 @@ tabled meld. Every card id is in exactly one of them at every step.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict, cast
 
 from .errors import IllegalMove
 from .rng import SeededStream
 from .rulesets import RULESETS, RuleSet, get_ruleset
 from .scoring import cards_penalty, places
 
-State = dict[str, Any]
+
+class Meld(TypedDict, total=False):
+    """A meld on the table (engine/table.py makes them)."""
+
+    id: int
+    kind: str  # "book", "run" or "mayi"
+    owner: int
+    cards: list[str]
+
+
+class State(TypedDict, total=False):
+    """A game's state: plain JSON (a stored state is this dict, ``json.loads`` of the column).
+
+    Every key the engine reads or writes is here, so mypy checks each ``st["..."]``; the values
+    are typed where the shape is one, ``Any`` where it differs by ruleset or by version (a
+    stored game of an older version still loads: ``records.initial_state`` and the golden files,
+    tests/engine/test_golden.py, tests/site/test_replay.py). Optional keys (``total=False``):
+    ``calls`` for first-caller rulesets, ``finisher`` and ``last_turns`` for last-turns ones,
+    ``swapped`` within a turn, ``choice`` for rook's round 7, ``last_round`` once a round ended.
+    """
+
+    v: int
+    ruleset: str
+    options: dict[str, Any]
+    seed: str
+    rng: int
+    players: int
+    round: int
+    dealer: int
+    never_buy: list[bool]
+    scores: list[Any]
+    totals: list[int]
+    rounds_out: list[int]
+    game_over: bool
+    places: list[int] | None
+    moves: int
+    hands: list[list[str]]
+    discard: list[str]
+    discard_from: list[Any]
+    stock: list[str]
+    melds: list[Any]
+    next_meld: int
+    down: list[bool]
+    laid_down_this_turn: bool
+    buys: list[int]
+    mayi_count: list[int]
+    reshuffles: int
+    active: int
+    phase: str
+    window: Any
+    held: Any
+    early: list[Any]
+    swapped: Any
+    taken: list[Any]
+    calls: list[int]
+    finisher: int | None
+    last_turns: list[int]
+    last_round: dict[str, Any]
+    choice: Any
+    mayi_melds: Any
+    made: Any
+    leftover: Any
+    complete: Any
+    went_out: Any
+    reason: Any
+    progress: Any
+    penalties: Any
+    last_cards: Any
+
 
 STATE_VERSION = 1
 
@@ -99,6 +168,17 @@ def new_game(players: int, seed: str, ruleset: str = "bga", options: dict | None
     return st
 
 
+def state_of(stored: Mapping[str, Any] | None) -> State:
+    """A stored state (a table's JSON column, ``None`` before the game starts: empty) as the
+    engine's ``State``: the one place the platform's untyped JSON becomes typed. Nothing is
+    copied or checked: the engine's functions check what they read.
+
+    >>> state_of(None)
+    {}
+    """
+    return cast(State, stored or {})
+
+
 def copy_state(st: State) -> State:
     """A copy deep enough that changing it never touches ``st`` (faster than deepcopy).
 
@@ -110,7 +190,7 @@ def copy_state(st: State) -> State:
     hands and the tabled melds (an action that changes one replaces it first:
     :func:`own_hand`, :func:`own_meld`). Only the list of melds and an open window are
     copied."""
-    new = dict(st)
+    new = st.copy()
     new["melds"] = st.get("melds", [])[:]
     w = st.get("window")
     if w:
@@ -137,7 +217,10 @@ def take_discard(st: State) -> str:
     return pile[-1]
 
 
-def with_item(st: State, key: str, index: int, value: Any) -> None:
+PerSeat = Literal["buys", "down", "early", "mayi_count", "rounds_out"]
+
+
+def with_item(st: State, key: PerSeat, index: int, value: Any) -> None:
     """``st[key][index] = value`` on a new list: copy_state shares the per-seat lists."""
     row = st[key][:]
     row[index] = value
@@ -241,6 +324,34 @@ def draw_from_stock(st: State, events: list[dict]) -> str:
     return stock[-1]
 
 
+def _meld_copy(meld: dict) -> dict:
+    return {k: (v[:] if isinstance(v, list) else v) for k, v in meld.items()}
+
+
+def _played_cards(events: list[dict], seat: int | None) -> list[str]:
+    """The cards ``seat`` put on the table or the pile in ``events`` (one action's), in order.
+
+    >>> _played_cards([{"type": "laid_off", "seat": 1, "card": "w7M"},
+    ...                {"type": "discarded", "seat": 1, "card": "b3A"}], 1)
+    ['w7M', 'b3A']
+    """
+    out: list[str] = []
+    if seat is None:
+        return out
+    for e in events:
+        if e.get("seat") != seat:
+            continue
+        kind = e.get("type")
+        if kind in ("discarded", "laid_off"):
+            out.append(e["card"])
+        elif kind == "laid_down":
+            for m in e.get("melds") or ():
+                out.extend(m.get("cards") or ())
+        elif kind == "mayi_meld" and isinstance(e.get("meld"), dict):
+            out.extend(e["meld"].get("cards") or ())
+    return out
+
+
 def end_round(st: State, went_out: int | None, events: list[dict], reason: str) -> None:
     """Score the round, then deal the next one or finish the game."""
     rules = ruleset_of(st)
@@ -259,6 +370,10 @@ def end_round(st: State, went_out: int | None, events: list[dict], reason: str) 
     # Every hand is shown when a round ends (the players count their cards): the event names
     # them, and the state keeps the summary for the next round's view (games.engine.public).
     hands = [h[:] for h in st["hands"]]
+    # The table as the round left it (the next deal clears it): the melds, and the cards the
+    # player who went out played last (this action's, the move that emptied the hand).
+    melds = [_meld_copy(m) for m in st["melds"]]
+    last_cards = _played_cards(events, went_out)
     events.append(
         {
             "type": "round_ended",
@@ -271,6 +386,8 @@ def end_round(st: State, went_out: int | None, events: list[dict], reason: str) 
             "mayi_melds": st["mayi_count"][:],
             "totals": st["totals"][:],
             "hands": hands,
+            "melds": melds,
+            "last_cards": last_cards,
         }
     )
     # A new dict each round, never changed in place: copy_state may share it.
@@ -283,11 +400,14 @@ def end_round(st: State, went_out: int | None, events: list[dict], reason: str) 
         "scores": scores,
         "mayi_melds": st["mayi_count"][:],
         "totals": st["totals"][:],
+        "melds": melds,
+        "last_cards": last_cards,
     }
     if st["round"] >= rules.rounds:
         st["game_over"] = True
         st["phase"] = "game_over"
-        st["places"] = places(st["totals"], st["rounds_out"], rules.ties_broken_by_rounds_out)
-        events.append({"type": "game_over", "totals": st["totals"][:], "places": st["places"][:]})
+        final = places(st["totals"], st["rounds_out"], rules.ties_broken_by_rounds_out)
+        st["places"] = final
+        events.append({"type": "game_over", "totals": st["totals"][:], "places": final[:]})
     else:
         start_round(st, events)

@@ -1,6 +1,6 @@
 """What every action handler shares: field checks, whose turn it is, and how a turn ends.
 
-Handlers (``buying.py``, ``melding.py``, ``actions.py``) work on a copy of the state that
+Handlers (``buying.py``, ``melding.py``, the discard and the pass here) work on a copy of the state that
 ``apply`` made; they check everything before they move a card.
 """
 
@@ -11,6 +11,7 @@ from typing import Any
 from .cards import CardError, parse_card
 from .errors import IllegalMove
 from .state import RoundOver, State, end_round, own_hand, ruleset_of
+from .table import layoff_ends
 from .words import faces
 
 
@@ -146,3 +147,58 @@ def do_discard(st: State, seat: int, card: str, events: list[dict]) -> None:
 def do_pass(st: State, events: list[dict]) -> None:
     events.append({"type": "passed", "seat": st["active"]})
     next_turn(st, events)
+
+
+# -- ending a turn -------------------------------------------------------------------------
+# -- the handlers that end a turn (``apply``'s, and the playouts' of ``bots/playout.py``, which
+# may not import ``actions``: it imports the bots) -------------------------------------------
+def _no_swapped_wild(st: State, seat: int) -> None:
+    left = swapped_in_hand(st, seat)
+    if left:
+        raise IllegalMove("use_swapped_wild", f"play the {faces(left)} before your turn ends")
+
+
+def discard(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    require_turn(st, seat, ("play",))
+    card = card_field(st, action)
+    in_hand(st, seat, [card])
+    _no_swapped_wild(st, seat)
+    rules = ruleset_of(st)
+    if st["round"] in rules.no_final_discard_rounds and len(st["hands"][seat]) == 1:
+        raise IllegalMove(
+            "no_final_discard",
+            f"round {st['round']} has no final discard: meld or lay off your last card, or pass",
+        )
+    if st["window"] is not None:
+        st["held"] = {"type": "discard", "card": card}
+        st["phase"] = "done"
+        events.append({"type": "discard_held", "seat": seat})
+        return
+    do_discard(st, seat, card, events)
+
+
+def playable_anywhere(st: State, card: str) -> bool:
+    return any(layoff_ends(m, card) for m in st["melds"])
+
+
+def pass_turn(st: State, seat: int, action: dict, events: list[dict]) -> None:
+    require_turn(st, seat, ("play",))
+    rules = ruleset_of(st)
+    if st["round"] not in rules.no_final_discard_rounds:
+        raise IllegalMove(
+            "no_pass", f"passing is only for a last card in round 7, not round {st['round']}"
+        )
+    hand = st["hands"][seat]
+    if not st["down"][seat] or len(hand) != 1:
+        raise IllegalMove("cannot_pass", "you pass only with your contract down and one card left")
+    _no_swapped_wild(st, seat)
+    if playable_anywhere(st, hand[0]) and not (
+        st["laid_down_this_turn"] and not rules.lay_off_on_lay_down_turn
+    ):
+        raise IllegalMove("must_play", f"{faces(hand)} can be laid off: play it to go out")
+    if st["window"] is not None:
+        st["held"] = {"type": "pass"}
+        st["phase"] = "done"
+        events.append({"type": "pass_held", "seat": seat})
+        return
+    do_pass(st, events)

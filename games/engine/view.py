@@ -6,7 +6,7 @@ view until the game is over, when everything is revealed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .cards import face_data
 from .legal import can_answer, lay_off_options, lay_offs_allowed, swap_options
@@ -32,7 +32,68 @@ def _meld_view(meld: dict) -> dict:
     return out
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+class View(TypedDict, total=False):
+    """What a seat (or a spectator, ``seat`` None) sees of a state: ``view()``'s JSON. The keys
+    DESIGN.md pins are always there; ``calls``, ``went_out``/``last_turns``, ``swaps``,
+    ``swapped``, ``lay_offs``, ``taken`` by ruleset and seat; ``hands``, ``stock``, ``seed`` once
+    the game is over."""
+
+    ruleset: str
+    players: int
+    seat: int | None
+    round: int
+    rounds: int
+    contract: dict[str, Any]
+    contracts: list[dict[str, Any]]
+    card_set: str
+    options: dict[str, Any]
+    final_discard_allowed: bool
+    phase: str
+    active_seat: int | None
+    dealer_seat: int
+    hand: list[str] | None
+    hand_sizes: list[int]
+    melds: list[dict[str, Any]]
+    discard_top: str | None
+    discard_size: int
+    stock_size: int
+    contract_down: list[bool]
+    buys_used: list[int]
+    max_buys: int | None
+    mayi_melds: list[int]
+    buy_window: dict[str, Any] | None
+    turn_done: bool
+    held_discard: str | None
+    my_answer: str | None
+    may_answer: bool
+    round_scores: list[Any]
+    round_mayi_scores: list[int]
+    total_scores: list[int]
+    rounds_out: list[int]
+    game_over: bool
+    places: list[int] | None
+    moves: int
+    calls: list[int]
+    went_out: int | None
+    last_turns: list[int]
+    swaps: list[dict[str, Any]]
+    swapped: list[Any]
+    hand_penalty: int | None
+    discard_recent: list[str]
+    last_round: dict[str, Any] | None
+    winners: list[int] | None
+    lay_offs: list[dict[str, Any]] | None
+    taken: list[Any]
+    hands: list[list[str]]
+    stock: list[str]
+    seed: str
+    faces: dict[str, dict]
+    # Added by the platform for a seat's own page (games/services/queries.py table_view), not
+    # by view(): this seat's hand grouped into the round's melds.
+    hand_melds: list[Any]
+
+
+def view(state: State, seat: int | None) -> View:
     """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator).
 
     >>> from games.engine.state import new_game
@@ -75,7 +136,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         if "calls" in window:
             window_view["calls"] = window["calls"][:]
     held = state["held"]
-    v: dict[str, Any] = {
+    v: View = {
         "ruleset": rules.name,
         "players": n,
         "seat": seat,
@@ -139,7 +200,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     )
     v["discard_recent"] = state["discard"][-RECENT_DISCARDS:]
     v["last_round"] = round_summary(state)
-    v["winners"] = [s for s, p in enumerate(state["places"]) if p == 1] if over else None
+    v["winners"] = [s for s, p in enumerate(state.get("places") or []) if p == 1] if over else None
     if seat is not None:
         v["lay_offs"] = _lay_offs(state, seat)
     if "taken" in state:
@@ -153,15 +214,15 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return v
 
 
-def _faces(v: dict) -> dict[str, dict]:
+def _faces(v: View) -> dict[str, dict]:
     """Face data (rank, suit, colour, wild, label) for every card id the view shows."""
     shown: list[str] = list(v["hand"] or [])
     for meld in v["melds"]:
         shown += meld["cards"]
     shown += v["discard_recent"]
-    for key in ("discard_top", "held_discard"):
-        if v.get(key):
-            shown.append(v[key])
+    for card in (v.get("discard_top"), v.get("held_discard")):
+        if card:
+            shown.append(card)
     if v["buy_window"]:
         shown.append(v["buy_window"]["card"])
     shown += v.get("swapped", [])

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games.engine.selection import check_selection
+from games.engine import check_selection
 from games.models import Table
 
 from .errors import Conflict, NotSeated

@@ -8,7 +8,9 @@ capped. With the three options equal (the default: ``turn_seconds`` for all thre
 simply gets ``turn_seconds``.
 
 A player on vacation (``Profile.vacation_until`` in the future) has the clock paused: a turn
-that starts during the vacation starts at its end, and a running one is shifted by it.
+that starts during the vacation starts at its end, and a running one is shifted by it. A player's
+nightly sleep hours (``Profile.sleep_start``/``sleep_end``) do not count either: the deadline
+falls that much later and the bank is charged only the time that counts (sleep.py).
 
 The buy-window timer is the table's, not a seat's: it is set when a window opens.
 """
@@ -24,6 +26,9 @@ from django.core.exceptions import ObjectDoesNotExist
 
 from games import engine
 from games.models import Seat, Table
+from games.options import TABLE_DEFAULTS
+
+from .sleep import Sleep, asleep_until, counted_seconds, deadline_after, sleep_of_profile
 
 # Reminder stages of a running turn: "it is your turn", then half and 80% of the clock gone.
 REMIND_TURN, REMIND_HALF, REMIND_LATE, REMIND_DONE = 0, 1, 2, 3
@@ -38,7 +43,7 @@ class ClockOptions:
 
     @classmethod
     def of(cls, options: dict[str, Any]) -> ClockOptions:
-        add = int(options.get("turn_seconds", 24 * 3600))
+        add = TABLE_DEFAULTS.turn_seconds_of(options)
         start = int(options.get("bank_seconds") or add)
         cap = int(options.get("bank_max_seconds") or max(start, add))
         return cls(start=start, add=add, cap=cap)
@@ -77,10 +82,21 @@ def vacation_until(seat: Seat | None, now: datetime) -> datetime | None:
     return until if until is not None and until > now else None
 
 
+def sleep_of(seat: Seat | None) -> Sleep | None:
+    """The nightly sleep hours of the seat's player (None for a bot, or none set)."""
+    if seat is None or seat.user is None or seat.played_by_bot:
+        return None
+    # Loaded with the seat (select_related("user__profile")), as vacation_until.
+    try:
+        return sleep_of_profile(seat.user.profile)
+    except ObjectDoesNotExist:
+        return None
+
+
 def set_deadlines(
     table: Table,
     seats: list[Seat],
-    state: dict[str, Any],
+    state: engine.State,
     *,
     turn_changed: bool,
     window_opened: bool,
@@ -111,7 +127,11 @@ def set_deadlines(
     if before is not None and (new_turn or after is None):
         seat = by_position.get(before)
         if seat is not None and not seat.played_by_bot:
-            used = (now - table.turn_started).total_seconds()  # type: ignore[operator]
+            # Only the time that counts: not the player's sleep hours (sleep.py).
+            # A turn that ends had started: its clock was set when it began.
+            started = table.turn_started
+            assert started is not None
+            used = counted_seconds(started, now, sleep_of(seat))
             # A sale-first draw (petras, classic) stops the clock while the discard is on sale;
             # the turn goes on after it, so the time per move comes at its real end.
             paused = after is None and engine.on_sale(state, before)
@@ -123,7 +143,8 @@ def set_deadlines(
         seat = by_position.get(after)
         start = vacation_until(seat, now) or now
         table.turn_started = start
-        table.turn_deadline = start + timedelta(seconds=seat_bank(seat, clock))
+        # Past the player's sleep hours: the clock stops while they sleep.
+        table.turn_deadline = deadline_after(start, seat_bank(seat, clock), sleep_of(seat))
         table.turn_seq += 1
         if seat is not None and not seat.played_by_bot and seat.user_id is not None:
             table.remind_stage = REMIND_TURN
@@ -182,20 +203,25 @@ def shift_running_turn(
 def clock_meta(table: Table, seats: list[Seat], now: datetime) -> dict[str, Any]:
     """What the page needs to draw the clocks: the options, and each seat's time left."""
     clock = ClockOptions.of(table.options)
-    running = engine.clock_seat(table.state) if table.turn_deadline is not None else None
+    deadline = table.turn_deadline
+    running = engine.clock_seat(table.state) if deadline is not None else None
     per_seat = []
     for seat in seats:
-        if seat.position == running:
-            left = (table.turn_deadline - max(now, table.turn_started or now)).total_seconds()  # type: ignore[operator]
+        sleep = sleep_of(seat)
+        if seat.position == running and deadline is not None:
+            left = counted_seconds(max(now, table.turn_started or now), deadline, sleep)
         else:
             left = seat_bank(seat, clock)
         until = vacation_until(seat, now)
+        asleep = asleep_until(sleep, now)
         per_seat.append(
             {
                 "position": seat.position,
                 "seconds_left": max(0, round(left)),
                 "running": seat.position == running,
                 "vacation_until": until.isoformat() if until else None,
+                # In their sleep hours now: their clock is stopped until then.
+                "asleep_until": asleep.isoformat() if asleep else None,
             }
         )
     return {

@@ -14,6 +14,7 @@ from typing import Any
 
 from celery import current_app
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 logger = logging.getLogger("games.timers")
@@ -21,8 +22,20 @@ logger = logging.getLogger("games.timers")
 CLOSE_BUY_WINDOW = "games.tasks.close_buy_window"
 TIMEOUT_TURN = "games.tasks.timeout_turn"
 SEND_REMINDER = "games.tasks.send_reminder"
+# The notify app's (notify/tasks.py): pushes about a table's change, a chat message naming
+# players.
+NOTIFY_TABLE = "notify.tasks.push_table_notices"
+NOTIFY_MENTION = "notify.tasks.push_mentions"
+NOTIFY_INVITATION = "notify.tasks.push_invitation"
 
-TASK_NAMES = (CLOSE_BUY_WINDOW, TIMEOUT_TURN, SEND_REMINDER)
+TASK_NAMES = (
+    CLOSE_BUY_WINDOW,
+    TIMEOUT_TURN,
+    SEND_REMINDER,
+    NOTIFY_TABLE,
+    NOTIFY_MENTION,
+    NOTIFY_INVITATION,
+)
 
 
 def send_task(
@@ -30,6 +43,20 @@ def send_task(
 ) -> None:
     """Queue task ``name`` with ``args`` on ``queue`` (raises what the broker raises)."""
     current_app.send_task(name, args=args, queue=queue, eta=eta, **options)
+
+
+def send_task_after_commit(name: str, args: tuple[Any, ...], *, queue: str, what: str) -> None:
+    """After this transaction commits, queue task ``name`` with ``args`` (for any app: chat's
+    mentions too). A broker that refuses it loses it, logged as ``what``: the change it follows
+    is committed and must not turn into an error."""
+
+    def after_commit() -> None:
+        try:
+            send_task(name, args, queue=queue)
+        except Exception:
+            logger.exception("could not queue %s", what)
+
+    transaction.on_commit(after_commit, robust=True)
 
 
 def queue_deadlines(

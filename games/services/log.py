@@ -11,12 +11,11 @@ answer to an action uses the moves it just wrote, with no read at all.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 
-from games.engine.cards import face_data
-from games.engine.public import event_cards, public_events
+from games.engine import event_cards, face_data, public_events
 from games.models import Move, Table
 
 from . import rows
@@ -69,7 +68,8 @@ class MovesRange:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, [table_id, low, high, since])
             found = cursor.fetchall()
-        return [self.columns.load(row, 0) for row in found]  # type: ignore[misc]
+        # Every row has its primary key (a move read by it), so load gives a Move, never None.
+        return [cast(Move, self.columns.load(row, 0)) for row in found]
 
 
 _ranges: dict[str, MovesRange] = {}

@@ -10,13 +10,14 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import engine, presence
+from games import engine, presence, providers
 from games.models import Move, Seat, Table
 
 from .bot_levels import bot_level
 from .clocks import clock_meta
 from .errors import NotSeated
 from .log import log_page, table_log
+from .pace import LobbyFilters
 from .selectors import read_table_with_seats, with_seats
 
 LOBBY_LIMIT = 100
@@ -45,48 +46,101 @@ def table_read(*, table_id: int) -> tuple[Table, list[Seat]]:
 
 
 def table_check_access(table: Table, seats: list[Seat], user: User | AnonymousUser) -> None:
-    """Raise NotSeated unless ``user`` may see the table: seated (not expelled), or public."""
+    """Raise NotSeated unless ``user`` may see the table: seated (not expelled), or public;
+    and not while their own table plays the same duplicate deal (:func:`deal_hidden_because`)."""
     if not table.public and seat_of(seats, user) is None:
         raise NotSeated("this table is private")
+    hidden = deal_hidden_because(table, seats, user)
+    if hidden is not None:
+        raise NotSeated(hidden, code="deal_in_play")
 
 
-def table_list_for_user(*, user: User, to_watch: bool = False) -> list[Table]:
+def deal_hidden_because(table: Table, seats: list[Seat], user: User | AnonymousUser) -> str | None:
+    """Why ``user`` may not see this table of a duplicate deal (a tournament's: tables sharing
+    one seed), or None. Its cards and moves would tell someone about their own game while
+    another table plays the same deal: a player seated there (or who was, before a bot took
+    the seat over) waits until their own table ends; a visitor who is not signed in (who
+    could be one of them) until every other table of the deal has. Tables of one deal share
+    the seed's published commitment; only tables made as duplicates pay the query."""
+    if not table.options.get("duplicate") or not table.seed_sha256:
+        return None
+    if user.pk and any(s.user_id == user.pk for s in seats):
+        return None
+    others = Table.objects.filter(
+        seed_sha256=table.seed_sha256, status=Table.Status.PLAYING
+    ).exclude(pk=table.pk)
+    if not user.pk:
+        if others.exists():
+            return "sign in to watch: this deal is still being played at other tables"
+        return None
+    if Seat.objects.filter(user_id=user.pk, table__in=others).exists():
+        return (
+            "your own table is still playing this deal: the other tables that play it open "
+            "to you when yours ends"
+        )
+    return None
+
+
+def table_list_for_user(
+    *,
+    user: User,
+    to_watch: bool = False,
+    filters: LobbyFilters | None = None,
+) -> list[Table]:
     """Every table the user sits at that is open or being played, their
-    ``FINISHED_LIMIT`` most recently finished ones, the newest ``LOBBY_LIMIT`` open public
-    tables and, with ``to_watch`` (the lobby's page; not ``GET /api/tables``), the
-    ``WATCH_LIMIT`` public games being played that moved last; newest first, in one query.
-    One cut over them all hid a game of weeks ago still waiting on a player from them once
-    they had played a hundred quick games since."""
+    ``FINISHED_LIMIT`` most recently ended ones (finished, or aborted by a moderator), the
+    newest ``LOBBY_LIMIT`` open public tables with a seat free (``filters``: of the ruleset,
+    pace and seats free asked for) and, with ``to_watch`` (the lobby's page; not ``GET
+    /api/tables``), the ``WATCH_LIMIT`` public games being played that moved last; newest
+    first, in one query. One cut over them all hid a game of weeks ago still waiting on a
+    player from them once they had played a hundred quick games since. Tables where a player
+    sits whom the user blocked, or who blocked them, are not offered to join or watch."""
     mine = Seat.objects.filter(user=user).values("table_id")
     live = Table.objects.filter(
         pk__in=mine, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
     ).order_by("-created")[:ACTIVE_LIMIT]
-    finished = Table.objects.filter(pk__in=mine, status=Table.Status.FINISHED).order_by("-updated")[
-        :FINISHED_LIMIT
-    ]
-    joinable = Table.objects.filter(status=Table.Status.OPEN, public=True).order_by("-created")[
-        :LOBBY_LIMIT
-    ]
+    # An aborted game is listed among the ended ones, with the moderator's reason (a table
+    # its host left alone is aborted too, but has no seat left to list it by).
+    finished = Table.objects.filter(
+        pk__in=mine, status__in=[Table.Status.FINISHED, Table.Status.ABORTED]
+    ).order_by("-updated")[:FINISHED_LIMIT]
+    joinable = (filters or LobbyFilters()).apply(
+        Table.objects.filter(status=Table.Status.OPEN, public=True).exclude(pk__in=mine)
+    )
+    for avoided in providers.relations().avoided_querysets(user):
+        joinable = joinable.exclude(seats__user_id__in=avoided)
     wanted = (
         Q(pk__in=live.values("pk"))
         | Q(pk__in=finished.values("pk"))
-        | Q(pk__in=joinable.values("pk"))
+        | Q(pk__in=joinable.order_by("-created").values("pk")[:LOBBY_LIMIT])
     )
     if to_watch:
+        # Nor another table of a deal mine is playing (a tournament's duplicate deal): it
+        # would answer deal_in_play. Seeds are otherwise unique, so this drops nothing else.
+        my_deals = Table.objects.filter(pk__in=mine, status=Table.Status.PLAYING).exclude(
+            seed_sha256=""
+        )
         watchable = (
             Table.objects.filter(status=Table.Status.PLAYING, public=True)
             .exclude(pk__in=mine)
-            .order_by("-updated")[:WATCH_LIMIT]
+            .exclude(seed_sha256__in=my_deals.values("seed_sha256"))
         )
-        wanted |= Q(pk__in=watchable.values("pk"))
+        for avoided in providers.relations().avoided_querysets(user):
+            watchable = watchable.exclude(seats__user_id__in=avoided)
+        wanted |= Q(pk__in=watchable.order_by("-updated").values("pk")[:WATCH_LIMIT])
     tables = Table.objects.filter(wanted)
     return list(with_seats(tables.order_by("-created")))
 
 
-def table_list_open(*, limit: int = LOBBY_LIMIT) -> QuerySet[Table]:
-    """Open public tables (newest first), for visitors who are not signed in."""
-    tables = Table.objects.filter(status=Table.Status.OPEN, public=True).order_by("-created")
-    return with_seats(tables)[:limit]
+def table_list_open(
+    *, limit: int = LOBBY_LIMIT, filters: LobbyFilters | None = None
+) -> QuerySet[Table]:
+    """Open public tables with a seat free (newest first), for visitors who are not signed
+    in."""
+    tables = (filters or LobbyFilters()).apply(
+        Table.objects.filter(status=Table.Status.OPEN, public=True)
+    )
+    return with_seats(Table.objects.filter(pk__in=tables.values("pk")).order_by("-created"))[:limit]
 
 
 def seat_of(seats: list[Seat], user: User | AnonymousUser) -> Seat | None:
@@ -97,9 +151,59 @@ def seat_of(seats: list[Seat], user: User | AnonymousUser) -> Seat | None:
     return next((s for s in seats if s.user_id == user.pk and not s.expelled), None)
 
 
-def table_meta(table: Table, seats: list[Seat], user: User | AnonymousUser) -> dict[str, Any]:
+# The keys of a table's meta that depend on who reads it; the others are the same for all.
+USER_KEYS = ("invite_code", "my_seat", "buy_order", "last_seen_version")
+
+
+@dataclass(frozen=True)
+class SharedMeta:
+    """The part of a table's meta every reader of one read of it shares (all but USER_KEYS,
+    the seats' online marks included): built once for the frames of all a table's sockets
+    after a change (games/live.py), not once per socket. Read-only."""
+
+    meta: dict[str, Any]
+
+
+def table_meta(
+    table: Table,
+    seats: list[Seat],
+    user: User | AnonymousUser,
+    *,
+    results: bool = False,
+    shared: SharedMeta | None = None,
+) -> dict[str, Any]:
+    """The table as ``user`` sees it: every key of the API's TableMetaOut, so a socket's frame
+    (games/live.py) and the API's answer are the same JSON. ``results``: read the rating
+    changes of a finished table (one query; a list of tables leaves them out, null).
+    ``shared``: the part every user shares, already built from this read."""
     mine = seat_of(seats, user)
     insider = mine is not None or (user.pk is not None and table.host_id == user.pk)
+    # A copy of the shared part with this user's keys set in their places (update keeps the
+    # keys' order: the JSON reads as it always did).
+    meta = dict(shared.meta) if shared is not None else _meta_for_all(table, seats, results)
+    meta["invite_code"] = table.invite_code if insider else None
+    meta["my_seat"] = mine.position if mine else None
+    meta["buy_order"] = (
+        {"order": mine.buy_order, "limit": mine.buy_order_limit} if mine is not None else None
+    )
+    # The version this player had seen before this read ("since you last looked": the log's
+    # entries with a higher version are new to them); None for a spectator.
+    meta["last_seen_version"] = mine.last_seen_version if mine else None
+    return meta
+
+
+def table_meta_shared(
+    table: Table, seats: list[Seat], *, online: OnlineMarks | None = None
+) -> SharedMeta:
+    """The meta every user's payload of this read shares (a finished game's rating changes
+    read once), with the seats' ``online`` marks (read here without them)."""
+    meta = _meta_for_all(table, seats, True)
+    _mark_online(meta, seats, online if online is not None else table_online(seats))
+    return SharedMeta(meta)
+
+
+def _meta_for_all(table: Table, seats: list[Seat], results: bool) -> dict[str, Any]:
+    """The meta's keys that are the same for every user (USER_KEYS hold None, in place)."""
     return {
         "id": table.pk,
         "status": table.status,
@@ -110,9 +214,12 @@ def table_meta(table: Table, seats: list[Seat], user: User | AnonymousUser) -> d
         "turn_seconds": table.options.get("turn_seconds"),
         "window_seconds": table.options.get("window_seconds"),
         "strikes": table.options.get("strikes"),
+        # Who may join (games/services/join_rules.py): None when anyone may.
+        "min_reliability": table.options.get("min_reliability"),
+        "max_timeouts": table.options.get("max_timeouts"),
         "host": table.host.get_username() if table.host else None,
-        "invite_code": table.invite_code if insider else None,
-        "my_seat": mine.position if mine else None,
+        "invite_code": None,
+        "my_seat": None,
         "seats": [
             {
                 "position": s.position,
@@ -128,9 +235,7 @@ def table_meta(table: Table, seats: list[Seat], user: User | AnonymousUser) -> d
         "bank_max_seconds": table.options.get("bank_max_seconds"),
         # Time left per seat and the running turn's start, for the page's clocks.
         "clocks": clock_meta(table, seats, timezone.now()),
-        "buy_order": (
-            {"order": mine.buy_order, "limit": mine.buy_order_limit} if mine is not None else None
-        ),
+        "buy_order": None,
         "window_deadline": table.window_deadline.isoformat() if table.window_deadline else None,
         "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
         "created": table.created.isoformat(),
@@ -138,13 +243,18 @@ def table_meta(table: Table, seats: list[Seat], user: User | AnonymousUser) -> d
         # itself only once the game is over (stats/replay.py checks one against the other).
         "seed_sha256": table.seed_sha256 or None,
         "seed": revealed_seed(table),
-        # The version this player had seen before this read ("since you last looked": the
-        # log's entries with a higher version are new to them); None for a spectator.
-        "last_seen_version": mine.last_seen_version if mine else None,
+        "last_seen_version": None,
         # "Play again": the table made from this one with the same players, once made.
         "rematch": table.rematch_id,
         # Set when a moderator aborted the table: {"by", "reason", "at"} (moderation app).
         "aborted": table.options.get("aborted"),
+        # The final scores show each person's rating change (issue 29): read only once the
+        # game is over, so a frame of a game in play costs no query for it.
+        "rating_changes": (
+            providers.trust().rating_changes(table.pk)
+            if results and table.status == Table.Status.FINISHED
+            else None
+        ),
     }
 
 
@@ -155,7 +265,7 @@ def revealed_seed(table: Table) -> str | None:
     return engine.seed_of(table.state)
 
 
-def table_view(table: Table, seats: list[Seat], user: User | AnonymousUser) -> dict | None:
+def table_view(table: Table, seats: list[Seat], user: User | AnonymousUser) -> engine.View | None:
     """The engine's view for the user's seat; the spectator view otherwise; None before start."""
     if table.state is None:
         return None
@@ -180,12 +290,15 @@ def table_payload(
     since: int | None = None,
     moves: Sequence[Move] | None = None,
     online: OnlineMarks | None = None,
+    shared: SharedMeta | None = None,
 ) -> dict[str, Any]:
     """The table, the user's view and the log of the moves after version ``since`` (or the
     given ``moves``: see games/services/log.py). ``online``: the seats' online marks, read
-    once for several payloads of one read (table_online); read here without it."""
-    meta = table_meta(table, seats, user)
-    _mark_online(meta, seats, online if online is not None else table_online(seats))
+    once for several payloads of one read (table_online); read here without it. ``shared``:
+    the meta every user's payload of this read shares (table_meta_shared), marks included."""
+    meta = table_meta(table, seats, user, results=True, shared=shared)
+    if shared is None:
+        _mark_online(meta, seats, online if online is not None else table_online(seats))
     return {
         "table": meta,
         "view": table_view(table, seats, user),

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.models import Move, Seat, Table
 
@@ -37,11 +38,19 @@ HOLD_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class Committed:
+    """What a change under the lock wrote, as committed: the services that move a table
+    (``table_submit_action``, ``Transition.commit``, ``do_seats_changed``) return it, the
+    answer of an action and the frames of its version are built from it."""
+
     table: Table
     seats: list[Seat]
     # The moves after version ``table.version - 1``: this commit's (the last LOG_LIMIT, as
     # log.moves_since reads them).
     moves: tuple[Move, ...]
+
+    def __iter__(self) -> Iterator[Any]:
+        """``table, seats = table_submit_action(...)``: the pair it answered before this record."""
+        return iter((self.table, self.seats))
 
 
 # table id -> (when remembered, the change), oldest first: a table remembered again moves to
@@ -53,9 +62,10 @@ _latest: dict[int, int] = {}
 _lock = threading.Lock()
 
 
-def remember(table: Table, seats: Sequence[Seat]) -> None:
-    """Called after the commit of a Transition (every move bumps the version by one)."""
-    change = Committed(table, list(seats), tuple(table.committed_moves[-LOG_LIMIT:]))
+def remember(table: Table, seats: Sequence[Seat], moves: Sequence[Move] = ()) -> None:
+    """Called after the commit of a Transition (every move bumps the version by one) with the
+    moves it wrote."""
+    change = Committed(table, list(seats), tuple(moves[-LOG_LIMIT:]))
     with _lock:
         now = time.monotonic()
         _drop_held_since(now - HOLD_SECONDS)

@@ -16,10 +16,10 @@ from django.db import transaction
 from games.models import Seat, Table
 
 from .errors import Conflict, NotSeated
+from .locked import do_announce, do_bump_version
 from .locking import lock_table_with_seats, retry_on_contention
 from .queries import seat_of
 from .tables import table_start
-from .transition import on_commit_changed
 
 
 @retry_on_contention
@@ -59,11 +59,9 @@ def table_rematch(*, user: User, table_id: int) -> Table:
             )
         Seat.objects.bulk_create(rows)
         old.rematch = new
-        old.version += 1
-        old.save(update_fields=["rematch", "version", "updated"])
-        on_commit_changed(old)
+        do_bump_version(old, fields=["rematch"])
         if people == 1:
             new = table_start(user=user, table_id=new.pk)
         else:
-            on_commit_changed(new)
+            do_announce(new)
     return new

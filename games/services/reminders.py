@@ -24,6 +24,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from games import engine, presence
 from games.models import Reminder, Seat, Table
+from mayi_site import metrics
 
 from . import enqueue
 from .clocks import REMIND_DONE, REMIND_HALF, REMIND_LATE, REMIND_TURN, next_reminder
@@ -176,10 +177,17 @@ def reminder_send(*, reminder_id: int, now: datetime | None = None) -> str:
             return f"skipped: {why}"
         subject, body = _email(reminder, table)
         address = user.email
-        transaction.on_commit(
-            lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
-        )
+        transaction.on_commit(lambda: _send_reminder_email(subject, body, address))
     return "sent"
+
+
+def _send_reminder_email(subject: str, body: str, address: str) -> None:
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
+    except Exception:
+        metrics.count_email("reminder", ok=False)
+        raise
+    metrics.count_email("reminder", ok=True)
 
 
 def _skip_reason(

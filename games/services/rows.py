@@ -20,8 +20,7 @@ from django.db.models import Field, Model
 
 from accounts.models import Profile
 from games.models import Seat, Table
-
-Converter = Callable[[Any, Any, Any], Any]
+from mayi_site.rows import Columns
 
 
 def field_of(model: type[Model], name: str | None = None) -> Field:
@@ -35,37 +34,6 @@ def field_of(model: type[Model], name: str | None = None) -> Field:
 def column_of(model: type[Model], name: str | None = None) -> str:
     """The quoted column of a concrete field of ``model`` (the primary key's by default)."""
     return connection.ops.quote_name(cast(str, field_of(model, name).column))
-
-
-class Columns:
-    """A model's concrete columns under a table alias: the select list, and turning a slice of
-    a row back into an instance (None for the missing side of an outer join)."""
-
-    def __init__(self, model: type[Model], alias: str) -> None:
-        quote = connection.ops.quote_name
-        self.model = model
-        fields = model._meta.concrete_fields
-        self.width = len(fields)
-        self.sql = ", ".join(f"{alias}.{quote(cast(str, f.column))}" for f in fields)
-        self.attnames = [f.attname for f in fields]
-        self.pk_index = next(i for i, f in enumerate(fields) if f.primary_key)
-        self.converters: list[tuple[int, list[Converter], Any]] = []
-        for i, field in enumerate(fields):
-            col = field.get_col(alias)
-            found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-            if found:
-                self.converters.append((i, found, col))
-
-    def load(self, row: Sequence[Any], start: int) -> Model | None:
-        values = list(row[start : start + self.width])
-        if values[self.pk_index] is None:
-            return None
-        for i, converters, col in self.converters:
-            value = values[i]
-            for convert in converters:
-                value = convert(value, col, connection)
-            values[i] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
 
 
 class TableWithSeats:

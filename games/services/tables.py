@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -11,21 +12,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.engine.rulesets import RULESETS
-from games.engine.verify import seed_commitment
-from games.models import MAX_SEATS, BotLevel, Seat, Table
+from games.engine import RULESETS, seed_commitment
+from games.models import MAX_SEATS, TIMEOUT_LEVELS, BotLevel, Seat, Table
+from games.options import TABLE_DEFAULTS
 
 from .errors import BadOptions, Conflict, NotHost, NotSeated, TableNotFound
+from .join_rules import check_game_cap, check_may_sit, check_rule_options
+from .locked import do_bump_version
 from .locking import lock_table_with_seats, retry_on_contention
-from .transition import Transition, on_commit_changed
-
-# The shortest clock is settings.MAYI_MIN_CLOCK_SECONDS (30 s; tests of the timers lower it).
-MAX_CLOCK_SECONDS = 30 * 24 * 3600
-MAX_BANK_SECONDS = 60 * 24 * 3600
-DEFAULT_TURN_SECONDS = 24 * 3600
-DEFAULT_WINDOW_SECONDS = 3600
-DEFAULT_STRIKES = 3
-
+from .transition import Transition
 
 FEWEST_SEATS = min(r.min_players for r in RULESETS.values())
 
@@ -41,20 +36,36 @@ def table_create(
     host: User,
     ruleset: str = "bga",
     seats: int = 4,
-    turn_seconds: int = DEFAULT_TURN_SECONDS,
-    window_seconds: int = DEFAULT_WINDOW_SECONDS,
-    strikes: int = DEFAULT_STRIKES,
+    turn_seconds: int = TABLE_DEFAULTS.turn_seconds,
+    window_seconds: int = TABLE_DEFAULTS.window_seconds,
+    strikes: int = TABLE_DEFAULTS.strikes,
     public: bool = True,
     engine_options: dict[str, Any] | None = None,
     bank_seconds: int | None = None,
     bank_max_seconds: int | None = None,
     timeout_level: str = BotLevel.NORMAL,
     bot_level: str = BotLevel.NORMAL,
+    min_reliability: float | None = None,
+    max_timeouts: int | None = None,
+    duplicate: bool = False,
+    seated_by_pairing: bool = False,
 ) -> Table:
     """Open a table with ``host`` in seat 0.
 
+    ``seated_by_pairing``: a tournament's pairing seats its players (its table's other
+    players join with the same flag): the cap on games at once and the reliability were
+    checked when they registered, so neither refuses the seat their tournament gives them.
+
+    ``min_reliability`` (0 to 1) and ``max_timeouts``: who may join (games/services/
+    join_rules.py): a player's reliability at least this, their timeouts at most that.
+
+    ``duplicate``: the table plays a deal other tables play too (a tournament's duplicate
+    deal, started with the shared seed): its players may not look at the deal's other tables
+    while their own plays it (:func:`games.services.queries.table_check_access`).
+
     ``timeout_level``: the bot level that plays a turn whose clock ran out, and an expelled
-    player's seat (games/engine/bots.py; "normal" unless the table says otherwise).
+    player's seat (games/engine/bots/; "normal" unless the table says otherwise; never
+    "expert", too slow for a clock: ``TIMEOUT_LEVELS``).
     ``bot_level``: the level the bots that fill the empty seats play at, unless the host
     names another when filling them (:func:`table_fill_with_bots`).
 
@@ -63,12 +74,13 @@ def table_create(
     ``bank_max_seconds`` (default the larger of the two). ``window_seconds`` is the "May I?"
     window's timer.
     """
+    # The shortest clock is settings.MAYI_MIN_CLOCK_SECONDS (30 s; tests of the timers lower it).
     low = settings.MAYI_MIN_CLOCK_SECONDS
-    turn = _int_option("turn_seconds", turn_seconds, low, MAX_CLOCK_SECONDS)
+    turn = _int_option("turn_seconds", turn_seconds, low, TABLE_DEFAULTS.max_clock_seconds)
     bank = turn if bank_seconds is None else bank_seconds
-    bank = _int_option("bank_seconds", bank, low, MAX_BANK_SECONDS)
+    bank = _int_option("bank_seconds", bank, low, TABLE_DEFAULTS.max_bank_seconds)
     cap = max(bank, turn) if bank_max_seconds is None else bank_max_seconds
-    cap = _int_option("bank_max_seconds", cap, low, MAX_BANK_SECONDS)
+    cap = _int_option("bank_max_seconds", cap, low, TABLE_DEFAULTS.max_bank_seconds)
     if cap < bank or cap < turn:
         raise BadOptions("bank_max_seconds must be at least bank_seconds and turn_seconds")
     options = {
@@ -77,12 +89,21 @@ def table_create(
         "turn_seconds": turn,
         "bank_seconds": bank,
         "bank_max_seconds": cap,
-        "window_seconds": _int_option("window_seconds", window_seconds, low, MAX_CLOCK_SECONDS),
-        "strikes": _int_option("strikes", strikes, 1, 20),
-        "timeout_level": bot_level_option("timeout_level", timeout_level),
+        "window_seconds": _int_option(
+            "window_seconds", window_seconds, low, TABLE_DEFAULTS.max_clock_seconds
+        ),
+        "strikes": _int_option("strikes", strikes, 1, TABLE_DEFAULTS.max_strikes),
+        "timeout_level": bot_level_option("timeout_level", timeout_level, TIMEOUT_LEVELS),
         "bot_level": bot_level_option("bot_level", bot_level),
         "engine": dict(engine_options or {}),
+        **check_rule_options(min_reliability, max_timeouts),
     }
+    if duplicate:
+        options["duplicate"] = True
+    # A table of people is a turn-based game: within the cap ("Play now" and a tournament's
+    # pairing skip this).
+    if not seated_by_pairing:
+        check_game_cap(user=host)
     return table_open(host=host, ruleset=ruleset, options=options, public=public)
 
 
@@ -108,8 +129,18 @@ def table_open(*, host: User, ruleset: str, options: dict[str, Any], public: boo
 
 
 @retry_on_contention
-def table_join(*, user: User, table_id: int | None = None, invite_code: str | None = None) -> Table:
-    """Take the lowest free seat of an open table, by its id (public tables) or invite code."""
+def table_join(
+    *,
+    user: User,
+    table_id: int | None = None,
+    invite_code: str | None = None,
+    seated_by_pairing: bool = False,
+) -> Table:
+    """Take the lowest free seat of an open table, by its id (public tables) or invite code.
+
+    ``seated_by_pairing``: a tournament's pairing seats ``user`` (see :func:`table_create`):
+    no join rule refuses it; the pairing keeps players who blocked each other apart where
+    the count allows."""
     with transaction.atomic():
         if invite_code is not None:
             # A NUL can be in no code (PostgreSQL refuses it in a query: it was a 500).
@@ -139,8 +170,10 @@ def table_join(*, user: User, table_id: int | None = None, invite_code: str | No
         free = [p for p in range(table.seat_count) if p not in taken]
         if not free:
             raise Conflict("this table is full", code="table_full")
+        if not seated_by_pairing:
+            check_may_sit(user=user, table=table, seats=seats)
         Seat.objects.create(table=table, position=free[0], user=user)
-        _bump(table)
+        do_bump_version(table)
     return table
 
 
@@ -165,20 +198,20 @@ def table_leave(*, user: User, table_id: int) -> Table:
                 Seat.objects.filter(table=table).delete()
                 table.host = None
                 table.status = Table.Status.ABORTED
-        _bump(table, fields=["host", "status"])
+        do_bump_version(table, fields=["host", "status"])
     return table
 
 
-def bot_level_option(name: str, value: Any) -> str:
-    if value not in BotLevel.values:
-        raise BadOptions(f"{name} must be one of {', '.join(BotLevel.values)}")
+def bot_level_option(name: str, value: Any, levels: Sequence[str] = tuple(BotLevel)) -> str:
+    if value not in levels:
+        raise BadOptions(f"{name} must be one of {', '.join(levels)}")
     return str(value)
 
 
 @retry_on_contention
 def table_fill_with_bots(*, user: User, table_id: int, level: str | None = None) -> Table:
-    """The host fills every empty seat with a bot playing at ``level`` (easy, normal, strong;
-    by default the level chosen when the table was made, else normal)."""
+    """The host fills every empty seat with a bot playing at ``level`` (easy, normal, strong,
+    expert; by default the level chosen when the table was made, else normal)."""
     if level is not None:
         level = bot_level_option("level", level)
     with transaction.atomic():
@@ -195,7 +228,7 @@ def table_fill_with_bots(*, user: User, table_id: int, level: str | None = None)
         Seat.objects.bulk_create(
             [Seat(table=table, position=p, is_bot=True, bot_level=level) for p in free]
         )
-        _bump(table)
+        do_bump_version(table)
     return table
 
 
@@ -235,9 +268,3 @@ def table_start(*, user: User, table_id: int, seed: str | None = None) -> Table:
 def _check_host(table: Table, user: User) -> None:
     if table.host_id != user.pk:
         raise NotHost("only the host can do this")
-
-
-def _bump(table: Table, fields: list[str] | None = None) -> None:
-    table.version += 1
-    table.save(update_fields=["version", "updated", *(fields or [])])
-    on_commit_changed(table)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from games.engine.recorded import timeouts_with_plays
+from games.engine import timeouts_with_plays
 from games.models import Move, Table
 
 

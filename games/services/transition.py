@@ -1,23 +1,27 @@
 """A change to a locked table: moves applied through the engine, bots and standing orders
-answering, then everything written at once and announced after the commit."""
+answering, then everything written at once and announced after the commit.
+
+Part of the public layer of changes under the lock (locked.py says what that means):
+``Transition`` for moves, ``do_seats_changed`` for a seat that changed hands."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, engine
-from games.models import BuyOrder, Move, RoundResult, Seat, Table
-from stats.services import stats_game_finished, stats_round_ended
+from games import engine, hooks
+from games.models import BuyOrder, Move, Seat, Table
 
-from . import clocks, enqueue, recent, rows
+from . import clocks, notices, rows
 from .bot_levels import bot_level
+from .locked import do_announce, do_stop_clocks
+from .recent import Committed
 
 logger = logging.getLogger("games.services")
 
@@ -28,10 +32,11 @@ class Transition:
 
     table: Table
     seats: list[Seat]
-    state: dict[str, Any]
+    state: engine.State
     moves: list[Move] = field(default_factory=list)
-    results: list[RoundResult] = field(default_factory=list)
     turn_changed: bool = False
+    # A round ended in these moves: the apps' round hooks run in the commit (stats: records).
+    round_ended: bool = False
     window_opened: bool = False
 
     def record(
@@ -48,7 +53,6 @@ class Transition:
                 events=events,
             )
         )
-        by_position = {s.position: s for s in self.seats}
         for event in events:
             kind = event.get("type")
             if kind in engine.TURN_EVENTS:
@@ -57,40 +61,25 @@ class Transition:
                 self.window_opened = True
             elif kind == engine.ROUND_ENDED:
                 self.turn_changed = True
-                self._round_results(event, by_position)
+                self.round_ended = True
 
-    def _round_results(self, event: dict, by_position: dict[int, Seat]) -> None:
-        went_out = event.get("went_out")
-        scores = event.get("scores") or []
-        buys = event.get("buys") or [0] * len(scores)
-        mayi = event.get("mayi_melds") or [0] * len(scores)
-        for position, score in enumerate(scores):
-            seat = by_position.get(position)
-            self.results.append(
-                RoundResult(
-                    table=self.table,
-                    round_no=event["round"],
-                    seat=position,
-                    user=seat.user if seat else None,
-                    ruleset=self.table.ruleset,
-                    score=score,
-                    went_out=went_out == position,
-                    buys=buys[position],
-                    mayi_melds=mayi[position],
-                    by_bot=bool(seat and seat.played_by_bot),
-                    expelled=bool(seat and seat.expelled),
-                )
-            )
-
-    def apply(self, seat: int | None, action: dict[str, Any], *, by_bot: bool = False) -> None:
+    def apply(
+        self,
+        seat: int | None,
+        action: dict[str, Any],
+        *,
+        by_bot: bool = False,
+        platform_events: Sequence[dict[str, Any]] = (),
+    ) -> None:
         """Apply one action through the engine (raises IllegalMove, changing nothing).
 
         The move records the action in its concrete form (``engine.concrete_action``): a
         timeout carries the plays its bot made, so replaying the log never asks a bot, and a
-        later change to a bot changes no old game."""
+        later change to a bot changes no old game. ``platform_events``: the platform's own
+        part of the move (a timeout's strike, an expulsion), recorded after the engine's."""
         action = engine.concrete_action(self.state, seat, action)
         self.state, events = engine.apply(self.state, seat, action)
-        self.record(seat, action, events, by_bot)
+        self.record(seat, action, [*events, *platform_events], by_bot)
 
     def run_bots(self) -> None:
         """Let bot-played seats act, and standing orders answer "May I?", until only people
@@ -148,28 +137,28 @@ class Transition:
             return True
         return False
 
-    def commit(self, *, now: datetime | None = None) -> Table:
-        """Write the moves, results and new state; bump the version; set the deadlines and
-        charge the clock of a turn that ended.
+    def commit(self, *, now: datetime | None = None) -> Committed:
+        """Write the moves and new state; bump the version; set the deadlines and
+        charge the clock of a turn that ended (or stop the clocks of a game that ended);
+        announce the version after the commit. Returns what it wrote.
 
-        The caller holds the table lock (see :func:`games.services.locking.lock_table_with_seats`)
-        inside ``transaction.atomic``.
+        Under the lock: the caller holds the table's row lock
+        (:func:`games.services.locking.lock_table_with_seats`) inside ``transaction.atomic``.
         """
         table = self.table
         now = now or timezone.now()
         over = engine.is_over(self.state)
-        if self.results:
-            RoundResult.objects.bulk_create(self.results)
+        if self.round_ended:
             # The statistics of the round (and of the game) commit with the move (issue 12).
-            stats_round_ended(
+            hooks.round_ended(
                 table=table, seats=self.seats, state=self.state, new_moves=self.moves, now=now
             )
         table.move_count += len(self.moves)
         table.version += 1
         for move in self.moves:
             move.version = table.version
-        table.committed_moves = tuple(self.moves)
         table.status = Table.Status.FINISHED if over else Table.Status.PLAYING
+        turn_seq = table.turn_seq
         # Before table.state is replaced: the clocks compare the old state with the new.
         banks = clocks.set_deadlines(
             table,
@@ -180,15 +169,39 @@ class Transition:
             now=now,
         )
         if over:
-            table.window_deadline = table.turn_deadline = table.turn_started = None
-            table.remind_at = None
+            do_stop_clocks(table)
         table.state = self.state
         if over:
-            stats_game_finished(table=table, seats=self.seats, now=now)
+            hooks.game_ended(table=table, seats=self.seats, now=now)
         updates = [(seat, ["clock_bank"]) for seat in banks]
         rows.write([*updates, (table, TABLE_CLOCK_FIELDS)], inserts=self.moves)
-        on_commit_changed(table, self.seats)
-        return table
+        committed = Committed(table, self.seats, tuple(self.moves))
+        do_announce(table, committed)
+        notices.on_commit_notices(
+            table.pk,
+            notices.notices_of(
+                table,
+                self.seats,
+                self.state,
+                turn_started=table.turn_seq != turn_seq,
+                window_opened=self.window_opened,
+            ),
+        )
+        return committed
+
+
+def do_seats_changed(table: Table, seats: list[Seat], *, bots_play: bool = False) -> Committed:
+    """Under the lock, once a seat of a game being played changed hands (a bot took it over, a
+    person took it or came back) and the seat rows are saved: a new version whose deadlines
+    follow who plays each seat now (the clock of a seat a bot took over stops), with the bots'
+    moves first when ``bots_play`` (the seat may be the one to act), announced after the
+    commit."""
+    if table.state is None:
+        raise ValueError(f"table {table.pk} has no game being played")
+    change = Transition(table=table, seats=seats, state=table.state)
+    if bots_play:
+        change.run_bots()
+    return change.commit()
 
 
 TABLE_CLOCK_FIELDS = [
@@ -205,28 +218,3 @@ TABLE_CLOCK_FIELDS = [
     "remind_stage",
     "updated",
 ]
-
-
-def on_commit_changed(table: Table, seats: list[Seat] | None = None) -> None:
-    """After this transaction commits: announce the table's new version to its sockets, then
-    queue the timers of its near deadlines (if this change claimed them). ``seats``: a
-    Transition's commit, whose table, seats and moves the frames of this version may use as
-    they are (recent.py)."""
-    table_id, version = table.pk, table.version
-    deadlines = (table.window_deadline, table.turn_deadline)
-    queue = table.timers_queued == version
-
-    def after_commit() -> None:
-        if seats is not None:
-            recent.remember(table, seats)
-        try:
-            # First: the broadcast stamps the commit time as it starts.
-            broadcast.table_changed(table_id, version)
-        finally:
-            if queue:
-                # Never raises: a timer the broker did not take is queued by the sweep.
-                enqueue.queue_deadlines(table_id, version, *deadlines)
-
-    # robust: the change is committed; a failing broadcast or broker must not turn the answer
-    # of a move that went through into an error (the client's retry would be stale_version).
-    transaction.on_commit(after_commit, robust=True)

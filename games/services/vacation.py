@@ -10,7 +10,7 @@ vacation who did not answer passes when the window's timer runs out (or set a st
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -18,12 +18,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile
+from games import engine
 from games.models import Seat, Table
 
-from .clocks import near, shift_running_turn
+from .clocks import ClockOptions, near, seat_bank, shift_running_turn
 from .errors import BadOptions
+from .locked import do_bump_version
 from .locking import lock_table_with_seats, retry_on_contention
-from .transition import on_commit_changed
+from .sleep import MAX_SLEEP, deadline_after, sleep_length, sleep_of_profile
 
 DAY = timedelta(days=1)
 
@@ -90,16 +92,46 @@ def _shift_clocks(user: User, until: datetime, now: datetime) -> None:
     for table_id in table_ids:
         table, seats = lock_table_with_seats(table_id)
         if shift_running_turn(table, seats, user.pk, until, now):
-            table.version += 1
-            table.timers_queued = table.version if near(table, now) else None
-            table.save(
-                update_fields=[
-                    "version",
-                    "turn_started",
-                    "turn_deadline",
-                    "remind_at",
-                    "timers_queued",
-                    "updated",
-                ]
+            do_bump_version(
+                table,
+                fields=["turn_started", "turn_deadline", "remind_at"],
+                queue_timers=near(table, now),
             )
-            on_commit_changed(table)
+
+
+@retry_on_contention
+def sleep_hours_set(
+    *, user: User, start: time | None, end: time | None, now: datetime | None = None
+) -> Profile:
+    """Set (or, with None, clear) ``user``'s nightly sleep hours, local times in their time
+    zone, at most 10 h; the running turn clocks of theirs move to the new hours at once."""
+    now = now or timezone.now()
+    if (start is None) != (end is None):
+        raise BadOptions("give both the hour you go to sleep and the hour you wake, or neither")
+    if start is not None and end is not None:
+        if start == end:
+            raise BadOptions("sleep hours must not start and end at the same time")
+        if sleep_length(start, end) > MAX_SLEEP:
+            raise BadOptions("sleep hours last at most 10 hours")
+    with transaction.atomic():
+        profile = _profile_locked(user)
+        profile.sleep_start, profile.sleep_end = start, end
+        profile.save(update_fields=["sleep_start", "sleep_end"])
+        sleep = sleep_of_profile(profile)
+        table_ids = (
+            Seat.objects.filter(user=user, expelled=False, table__status=Table.Status.PLAYING)
+            .order_by("table_id")
+            .values_list("table_id", flat=True)
+        )
+        for table_id in table_ids:
+            table, seats = lock_table_with_seats(table_id)
+            running = engine.clock_seat(table.state)
+            seat = next((s for s in seats if s.position == running), None)
+            if seat is None or seat.user_id != user.pk or seat.played_by_bot:
+                continue
+            if table.turn_started is None:
+                continue
+            bank = seat_bank(seat, ClockOptions.of(table.options))
+            table.turn_deadline = deadline_after(table.turn_started, bank, sleep)
+            do_bump_version(table, fields=["turn_deadline"], queue_timers=near(table, now))
+    return profile

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.engine.cards import face_data
+from games.engine import face_data
 
 register = template.Library()
 

@@ -1,5 +1,5 @@
-"""The moderator role: the "Moderators" group (made by a migration; remade here if missing)
-and who is in it."""
+"""The moderator roles: four groups (made by a migration; remade here if missing), each with
+exactly its permissions (moderation/permissions.py), and who holds which."""
 
 from __future__ import annotations
 
@@ -9,15 +9,16 @@ from django.db.models import Q
 
 from ..audit import audit_write
 from ..models import AuditEntry
-from ..permissions import GROUP, MODERATOR_PERMISSIONS
+from ..permissions import GAME, GROUPS, ROLE_PERMISSIONS, ROLES, require
+from .errors import ModerationRefused
 
 
-def moderators_group() -> Group:
-    """The group with exactly the moderation permissions (moderation/permissions.py)."""
+def role_group(role: str) -> Group:
+    """The group of ``role`` with exactly its permissions (set afresh each call)."""
     with transaction.atomic():
-        group, _ = Group.objects.get_or_create(name=GROUP)
+        group, _ = Group.objects.get_or_create(name=GROUPS[role])
         wanted = Q()
-        for app_label, model, codename in MODERATOR_PERMISSIONS:
+        for app_label, model, codename in ROLE_PERMISSIONS[role]:
             wanted |= Q(
                 content_type__app_label=app_label, content_type__model=model, codename=codename
             )
@@ -25,21 +26,42 @@ def moderators_group() -> Group:
     return group
 
 
-def moderator_grant(*, user: User, remove: bool = False) -> None:
-    """Make ``user`` a moderator (staff, in the group), or take the role away."""
+def moderators_group() -> Group:
+    """The Game moderators' group (the role the single "Moderators" group of before
+    matched most closely among the day-to-day ones)."""
+    return role_group(GAME)
+
+
+def moderator_grant(
+    *, user: User, role: str = GAME, remove: bool = False, actor: User | None = None
+) -> None:
+    """Give ``user`` the moderator ``role`` (staff, in that one group: a role replaces the
+    one they held), or take every role away (``remove``). ``actor`` None is the site's
+    operator at the command line (manage.py moderator_add); a moderator needs the
+    Administrators' power to give or take roles."""
+    if role not in ROLES:
+        raise ModerationRefused(f"the role is one of {', '.join(ROLES)}")
+    if actor is not None:
+        require(actor, "roles_member", "give or take moderator roles")
+        if actor.pk == user.pk:
+            raise ModerationRefused("another administrator changes your own role")
     with transaction.atomic():
-        group = moderators_group()
+        groups = [role_group(r) for r in ROLES]
+        user.groups.remove(*groups)
         if remove:
-            user.groups.remove(group)  # type: ignore[attr-defined]
             if not getattr(user, "is_superuser", False):
-                user.is_staff = False  # type: ignore[attr-defined]
+                user.is_staff = False
         else:
-            user.groups.add(group)  # type: ignore[attr-defined]
-            user.is_staff = True  # type: ignore[attr-defined]
+            user.groups.add(groups[ROLES.index(role)])
+            user.is_staff = True
         user.save(update_fields=["is_staff"])
+        # Django caches a user's permissions on the object: the next check reads them again.
+        for cache in ("_perm_cache", "_user_perm_cache", "_group_perm_cache"):
+            user.__dict__.pop(cache, None)
         audit_write(
-            actor=None,
+            actor=actor,
             action=AuditEntry.Action.ROLE,
             target_user=user,
-            reason="moderator role taken away" if remove else "made a moderator",
+            reason="moderator role taken away" if remove else f"made one of the {GROUPS[role]}",
+            role=None if remove else role,
         )

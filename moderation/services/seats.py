@@ -1,8 +1,8 @@
 """Seats changed by moderation: the bot takes a seat over, or another user does.
 
-Both go through the games' own machinery: the table's row lock, then a Transition that lets
-the bots act (the seat may be the one to play now) and commits a new version, so every socket
-of the table gets a fresh frame.
+Both go through the games' own layer of changes under the lock: the table's row lock, then
+``do_seats_changed``, which lets the bots act (the seat may be the one to play now) and commits
+a new version, so every socket of the table gets a fresh frame.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 
 from chat.services import chat_notice
 from games.models import Seat, Table
-from games.services.locking import lock_table_with_seats
-from games.services.transition import Transition
+from games.services import do_seats_changed, lock_table_with_seats
+from stats.services import stats_seat_handed_over
 
 from .errors import ModerationRefused
 
@@ -30,10 +30,7 @@ def seat_to_bot_locked(table_id: int, position: int) -> tuple[Table, Seat]:
     seat.save(update_fields=["expelled"])
     name = seat.user.get_username() if seat.user else f"seat {position + 1}"
     chat_notice(table=table, text=f"A moderator gave {name}'s seat to the bot.")
-    assert table.state is not None  # a table being played has its state
-    change = Transition(table=table, seats=seats, state=table.state)
-    change.run_bots()
-    change.commit()
+    do_seats_changed(table, seats, bots_play=True)
     return table, seat
 
 
@@ -53,8 +50,7 @@ def seat_to_owner_locked(table_id: int, position: int, user: User) -> bool:
     seat.expelled, seat.missed_turns = False, 0
     seat.save(update_fields=["expelled", "missed_turns"])
     chat_notice(table=table, text=f"{user.get_username()} is back and plays their seat again.")
-    assert table.state is not None  # a table being played has its state
-    Transition(table=table, seats=seats, state=table.state).commit()
+    do_seats_changed(table, seats)
     return True
 
 
@@ -74,6 +70,9 @@ def seat_to_user_locked(
     if not user.is_active:
         raise ModerationRefused(f"{user.get_username()} cannot sign in")
     before = seat.user
+    if before is not None and not seat.is_bot:
+        # Replaced by a moderator: not finished in their seat (their reliability).
+        stats_seat_handed_over(table=table, user_id=before.pk)
     seat.user, seat.is_bot, seat.expelled, seat.missed_turns = user, False, False, 0
     seat.save(update_fields=["user", "is_bot", "expelled", "missed_turns"])
     chat_notice(
@@ -81,7 +80,5 @@ def seat_to_user_locked(
         text=f"A moderator gave {before.get_username() if before else 'the bot'}'s seat "
         f"to {user.get_username()}.",
     )
-    assert table.state is not None  # a table being played has its state
-    change = Transition(table=table, seats=seats, state=table.state)
-    change.commit()
+    do_seats_changed(table, seats)
     return table, seat, before

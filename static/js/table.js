@@ -8,6 +8,7 @@
 //   controls.js status bar, "May I?" offer, staging, buttons · check.js the server's check
 //   log.js     the log in words · moments.js round and game ends, "since you last looked"
 //   help.js    the "?" panel · motion.js card moves · app.js puts it together
+//   ../log-order.js  the one reading order of a log (newest first), shared with the replay
 import { start } from "./table/app.js";
 
 start();

@@ -92,11 +92,13 @@ def test_my_games_waiting_on_me_come_first_and_are_marked(live_server, browser, 
     assert re.search(
         r"bob’s turn|May I\? open: .*bob", rows.nth(1).locator(".waiting-on").inner_text()
     )
-    # The ruleset, the players and the age read as parts of one line, set apart by "·" (they
-    # ran together with only a gap between them), each dot ending its part.
+    # The ruleset, the pace, the "May I?" window, the players and the age read as parts of one
+    # line, set apart by "·" (they ran together with only a gap between them), each dot ending
+    # its part but the last.
     parts = rows.nth(2).locator(".game-meta > span")
     marks = parts.evaluate_all("els => els.map((e) => getComputedStyle(e, '::after').content)")
-    assert len(marks) == 3 and all("·" in m for m in marks[:2]) and "·" not in marks[2]
+    assert len(marks) == 5 and all("·" in m for m in marks[:-1]) and "·" not in marks[-1]
+    assert "a turn" in parts.nth(1).inner_text() and "opened" in parts.nth(4).inner_text()
     page.set_viewport_size({"width": 375, "height": 812})
     no_sideways_scroll(page)
     shoot(page, "my-games")
@@ -148,7 +150,8 @@ def test_a_lobby_left_open_says_when_a_game_waits_on_me(live_server, browser, al
         # The tab comes back into view (as every half minute, without waiting for it).
         page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
         page.wait_for_selector(f"#my-games li[data-table='{table.pk}'][data-mark]")
-        assert page.title().startswith("(1) ")
+        # The header's count (static/js/waiting.js) leads the title.
+        wait_for_js(page, "document.title.startsWith('(1) ')")
         assert re.search(r"your turn|May I\? open", row.locator(".mark").inner_text())
         # The copy button of the new lists is bound as the first one was.
         copy = page.locator("#lobby-lists button[data-copy]")

@@ -97,9 +97,12 @@ def _no_word_split(page: Any, name: str) -> None:
     assert not split, f"{name}: words split across lines: {split}"
 
 
-def _look(page: Any, url: str, name: str, *, axe: bool = False) -> None:
+def _look(page: Any, url: str, name: str, *, axe: bool = False, ready: str | None = None) -> None:
     page.goto(url)
     page.wait_for_load_state("load")
+    if ready:
+        # A page drawn from a fetch after the load (the replay) is looked at once drawn.
+        page.wait_for_selector(ready)
     _header_is_one_line(page)
     no_sideways_scroll(page)
     _no_word_split(page, name)
@@ -141,7 +144,13 @@ def test_every_page_fits_the_screen_with_a_one_line_header(
         _look(page, f"{url}/no-such-page/", "not-found", axe=True)
         _look(page, f"{url}/players/alice/", "stats", axe=True)
         _look(page, f"{url}/leaderboard/", "leaderboard", axe=True)
-        _look(page, f"{url}/tables/{tables['finished']}/replay/?move=40", "replay", axe=True)
+        _look(
+            page,
+            f"{url}/tables/{tables['finished']}/replay/?move=40",
+            "replay",
+            axe=True,
+            ready=".replay-log .current",
+        )
         # A step's page opens at its top (the hands and the table), the move shown in the
         # log's own scrolled box.
         assert page.evaluate("window.scrollY") == 0

@@ -28,6 +28,7 @@ from tests.browser.tables import (
     serious_violations,
     shoot,
 )
+from tests.conftest import make_moderator
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 from tests.site.stats_play import play_game
 
@@ -396,7 +397,7 @@ def test_an_aborted_table_offers_no_play(asgi_server, browser, alice, django_use
     # A moderator aborts the table while it is alice's turn: the page went on saying "Draw from
     # the stock or take 7A" with its Draw and Take buttons, the glow and a running clock on her
     # seat, and the replay link of a game that has none. (Daphne, so the abort comes live.)
-    mod = django_user_model.objects.create_user("mod", "mod@example.com", "x")
+    mod = make_moderator("mod", "game")
     state = {**BOARD, "active": 0, "phase": "draw"}
     table_id, _ = pool.submit(_with_deadline, alice, state, "turn_deadline").result()
     page = signed_in_page(browser, asgi_server, alice)

@@ -99,7 +99,7 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         assert hand_box["y"] + hand_box["height"] <= SIZES[size][1]
         no_sideways_scroll(page)
         # The tab says it is my move.
-        assert page.title().startswith("● Your turn")
+        assert re.match(r"(\(\d+\) )?● Your turn", page.title())
         shoot(page, "offer")
 
         v = _version(page)
@@ -115,15 +115,16 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         v = _moved(page, v)
         assert "last-drawn" in page.get_attribute(_card("3A"), "class")
 
-        # A lay-down that is no contract: refused, with the engine's reason; nothing moves.
+        # A selection that is no contract: the server's check says so above the hand, and the
+        # lay-down button waits (it no longer invites the engine's refusal); nothing moves.
         for face in ("7M", "7A", "3A"):
             page.click(_card(face))
-        page.click("#actions [data-action='lay_down']")
-        wait_for_js(page, "document.getElementById('action-error').textContent.length > 0")
+        page.wait_for_selector("#contract-meter .meter-makes:not(.complete)")
+        wait_for_js(page, "document.querySelector(\"#actions [data-action='lay_down']\").disabled")
         assert _version(page) == v
-        # In the player's words: the faces, never a card id or a validator's text.
-        refusal = page.inner_text("#action-error")
-        assert "7M 7A 3A" in refusal and "w7M" not in refusal and "validation" not in refusal
+        # In the player's words: never a card id or a validator's text.
+        meter = page.inner_text("#contract-meter")
+        assert "w7M" not in meter and "validation" not in meter
         assert page.locator(_card("3A")).get_attribute("aria-pressed") == "true"
         shoot(page, "refusal")
         for face in ("7M", "7A", "3A"):
@@ -191,8 +192,8 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         assert rows.count() >= 3
         assert "MAYI" in text and "Total" in text
         # The two bots' hands, each once (a phone shows them on a line under the numbers).
-        assert page.locator("#round-end .mini-cards:visible").count() == 2
-        # The whole table fits the dialog: no column (the totals) behind a sideways scroll.
+        assert page.locator("#round-end .results .mini-cards:visible").count() == 2
+        # The whole table fits the summary: no column (the totals) behind a sideways scroll.
         assert page.evaluate(
             "(() => { const d = document.getElementById('round-end');"
             " return d.scrollWidth <= d.clientWidth; })()"
@@ -473,7 +474,10 @@ def test_the_waiting_room_follows_the_table_until_the_game_starts(
         assert page.inner_text("#live-status") == "live"
         assert "Waiting for players (2/3)" in page.inner_text("#table")
         pool.submit(_waiting_room_step, "join", table_id, carol).result()
-        page.wait_for_selector("#table h2:has-text('Waiting for players (3/3)')")
+        # Full, it says so, and whom it waits on now (the host, bob), not "for players".
+        page.wait_for_selector("#table h2:has-text('The table is full (3/3)')")
+        assert "waiting for bob to start the game" in page.inner_text("#room-state")
+        assert "Waiting for players" not in page.inner_text("#table")
         assert "carol" in page.inner_text("#table")
         pool.submit(_waiting_room_step, "start", table_id, bob).result()
         page.wait_for_selector("#hand [data-card]")

@@ -394,7 +394,8 @@ def change_the_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     and inside the bots too (whatever their own names are by then)."""
     import sys
 
-    from games.engine import bots, bots_baseline
+    from games.engine import bots
+    from games.engine.bots import baseline as bots_baseline
 
     real = bots.choose_action
     for name, module in list(sys.modules.items()):

@@ -1,10 +1,10 @@
-"""Issue 15: what the strong bot measures a hand by (bot_eval), and how it plays out bga's
-round 7 once down (bot_endgame)."""
+"""Issue 15: what the strong bot measures a hand by (bots/eval.py), and how it plays out bga's
+round 7 once down (bots/endgame.py)."""
 
 from __future__ import annotations
 
-from games.engine.bot_eval import analyse, hand_key, mayi_chances
 from games.engine.bots import choose_action
+from games.engine.bots.eval import analyse, hand_key, mayi_chances
 
 from .helpers import make_state
 

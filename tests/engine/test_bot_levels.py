@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from games.engine import apply, legal_actions, new_game, view
-from games.engine.bots import LEVELS, choose_action, fallback_action
+from games.engine.bots import TIMEOUT_LEVELS, choose_action, fallback_action
 from games.engine.invariants import check_invariants
 from games.engine.legal import answerers
 from games.engine.simulate import play_game
@@ -19,6 +19,9 @@ from games.engine.simulate import play_game
 from .helpers import act, make_state
 
 RULESETS = ["bga", "petras", "classic", "rook"]
+# The fast levels (the expert searches: tests/engine/test_analysis.py checks it the same ways,
+# with a small budget).
+LEVELS = TIMEOUT_LEVELS
 MIXED = ["strong", "normal", "easy", "baseline"]
 
 
@@ -146,6 +149,8 @@ def test_timeout_plays_at_the_level_the_action_names():
 
     with pytest.raises(IllegalMove):
         apply(st, None, {"type": "timeout", "level": "godlike"})
+    with pytest.raises(IllegalMove):  # a timed-out turn is played fast: never by the expert
+        apply(st, None, {"type": "timeout", "level": "expert"})
 
 
 def test_strong_keeps_its_hand_cheap_when_someone_may_go_out():

@@ -10,7 +10,11 @@ import pytest
 
 import games.engine
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(games.engine.__path__))
+# Every module of the engine, those of its subpackages (the bots) too.
+MODULES = sorted(
+    m.name.removeprefix("games.engine.")
+    for m in pkgutil.walk_packages(games.engine.__path__, "games.engine.")
+)
 
 
 @pytest.mark.parametrize("name", MODULES)

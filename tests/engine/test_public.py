@@ -207,6 +207,36 @@ def test_a_round_end_shows_every_hand_in_its_event_and_the_next_views():
     assert view(st, 1)["last_round"]["fresh"] is False
 
 
+def test_a_round_end_keeps_the_melds_and_the_last_cards_as_the_table_showed_them():
+    # Round 2 starts on an empty table: the summary still shows how round 1 was won.
+    st = make_state(
+        players=3,
+        round=1,
+        active=0,
+        phase="play",
+        hands={0: "w7I w9M", 1: "w4M w4A", 2: "w5M w?"},
+        discard="w10I",
+        stock="b4I b13Y b9A b7M b11M b5I b9I",
+        down={0},
+        melds={0: "w7M w7A w7Y | w8M w8A w8Y"},
+    )
+    st, _ = act(st, 0, "lay_off", card="w7I", meld="m1")
+    st, events = act(st, 0, "discard", card="w9M")
+    assert st["round"] == 2 and view(st, 0)["melds"] == []
+    ended = next(e for e in events if e["type"] == "round_ended")
+    assert [m["cards"] for m in ended["melds"]] == [
+        ["w7M", "w7A", "w7Y", "w7I"],
+        ["w8M", "w8A", "w8Y"],
+    ]
+    assert ended["last_cards"] == ["w9M"]
+    summary = view(st, None)["last_round"]
+    assert [(m["kind"], m["owner"]) for m in summary["melds"]] == [("book", 0), ("book", 0)]
+    assert [c["label"] for c in summary["melds"][0]["cards"]] == ["7M", "7A", "7Y", "7I"]
+    assert [c["label"] for c in summary["last_cards"]] == ["9M"]
+    # Faces only: no card id of round 2's deal or stock.
+    assert not strings_in(summary) & set().union(*st["hands"], st["stock"])
+
+
 def test_the_view_has_the_hand_penalty_rules_recent_discards_and_winners():
     st = stocked()
     v = view(st, 0)

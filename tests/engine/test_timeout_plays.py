@@ -11,7 +11,7 @@ import pytest
 
 from games.engine import IllegalMove, apply, concrete_action, new_game
 from games.engine.actions import MAX_AUTO_STEPS
-from games.engine.bots import LEVELS, choose_action, fallback_action
+from games.engine.bots import TIMEOUT_LEVELS, choose_action, fallback_action
 from games.engine.legal import answerers
 from games.engine.recorded import timeouts_with_plays
 from games.engine.records import replay
@@ -66,7 +66,7 @@ def timed_out_game(ruleset: str, seed: str, level: str | None) -> tuple[dict, li
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-@pytest.mark.parametrize("level", [*LEVELS, None])
+@pytest.mark.parametrize("level", [*TIMEOUT_LEVELS, None])
 def test_the_concrete_timeout_plays_what_the_bare_one_did(ruleset, level):
     for state in turn_states(ruleset, f"concrete-{ruleset}"):
         bare = {"type": "timeout"} if level is None else {"type": "timeout", "level": level}
@@ -188,7 +188,7 @@ def test_recorded_plays_are_played_as_they_are():
     assert apply(st, None, {**action, "level": "retired"}) == (new, events)
 
 
-@pytest.mark.parametrize("level", [*LEVELS, None])
+@pytest.mark.parametrize("level", [*TIMEOUT_LEVELS, None])
 def test_old_bare_timeouts_still_replay(level):
     """A timeout recorded before (no plays) plays its level's bot as today; no level: the
     frozen heuristic."""

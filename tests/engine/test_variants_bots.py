@@ -41,7 +41,7 @@ def test_rook_bot_swaps_a_natural_that_fits_nowhere_else_then_lays_the_wild_off(
 
 def test_rook_strong_takes_a_discard_that_only_adds_outs():
     # One card short (the 9s), and the yellow 3's partner makes a second pair to finish with
-    # (more outs): with one point a card the strong bot takes it (bot_tuning's
+    # (more outs): with one point a card the strong bot takes it (bots/tuning.py's
     # FLAT_PENALTIES); the stock's card is an out only one time in ten.
     hand = "x5R y5K x5G x9R y9K x3Y x12K x7G"
     st = make_state(players=4, round=1, ruleset="rook", hands={0: hand}, discard="y3K")
@@ -58,7 +58,7 @@ def test_rook_strong_draws_from_the_stock_when_it_is_likely_an_out():
 
 def test_rook_strong_buys_a_third_time_for_a_book():
     # Four cards over the deal (two purchases made): a third purchase completing a book still
-    # pays at one point a card (bot_tuning's FLAT_PENALTIES; the default stops at two over).
+    # pays at one point a card (bots/tuning.py's FLAT_PENALTIES; the default stops at two over).
     hand = "x5R y5K x9G x1Y x3R x7K x11G x13Y x14R x2K"
     st = make_state(players=4, round=1, ruleset="rook", active=0, hands={1: hand}, discard="x5G")
     assert choose_action(st, 1, "strong") == {"type": "may_i"}

@@ -92,7 +92,7 @@ class WorkerProcess:
             "--schedule",
             str(self.workdir / f"beat-{uuid.uuid4().hex[:6]}"),
             "--queues",
-            f"{self.queue},{self.queue}-mail",
+            f"{self.queue},{self.queue}-mail,{self.queue}-analysis",
             "--pool",
             "threads",
             "--concurrency",
@@ -145,13 +145,14 @@ def celery_queue(settings: Any) -> Iterator[str]:
     queue = f"mayi-test-{uuid.uuid4().hex[:8]}"
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
     settings.MAYI_MAIL_QUEUE = f"{queue}-mail"  # as the worker derives it from its queue
+    settings.MAYI_ANALYSIS_QUEUE = f"{queue}-analysis"
     # Timers of 1-3 s keep these tests quick; production refuses under 30 s.
     settings.MAYI_MIN_CLOCK_SECONDS = 1
     yield queue
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    client.delete(queue, f"{queue}-mail")
+    client.delete(queue, f"{queue}-mail", f"{queue}-analysis")
 
 
 @pytest.fixture

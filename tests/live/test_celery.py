@@ -15,7 +15,8 @@ import pytest
 from django.utils import timezone
 
 from games import engine, services, tasks
-from games.models import Move, RoundResult, Seat, Table
+from games.models import Move, Seat, Table
+from stats.models import RoundRecord
 from tests.live.celeryworker import SWEEP_SECONDS, WorkerProcess, wait_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
@@ -164,8 +165,9 @@ def test_strikes_in_a_row_expel_and_a_bot_finishes(worker: WorkerProcess, alice)
         15,
         "the bots to finish the game",
     )
-    # Rounds from the expulsion on are marked for ratings.
-    assert RoundResult.objects.filter(table=table, seat=0, expelled=True, by_bot=True).exists()
+    # Rounds from the expulsion on are marked for ratings: alice's seat is no bot seat, so a
+    # round of hers the bot played is one she was expelled by the end of.
+    assert RoundRecord.objects.filter(table=table, seat=0, user=alice, by_bot=True).exists()
     assert Seat.objects.get(table=table, user=alice).expelled
 
 

@@ -7,6 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from chat import services as chat
+from tests.conftest import make_moderator
 from tests.live.test_websocket import started
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
@@ -57,7 +58,7 @@ def test_spectators_chat_never_reaches_players(alice, bob, carol, charlie):
 
 def test_a_hidden_message_is_taken_back(alice, bob, carol):
     table = started(alice, bob, carol, public=False)
-    moderator = carol  # the service takes any user; permissions are checked by the admin
+    moderator = make_moderator("carol", "chat", user=carol)
     key = session_for(alice)
 
     async def scenario() -> None:

@@ -8,6 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from moderation import services
+from tests.conftest import make_moderator
 from tests.live.test_websocket import started
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
@@ -25,7 +26,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def test_a_suspension_closes_the_users_sockets_and_refuses_new_ones(
     alice, bob, carol, django_user_model
 ):
-    mod = django_user_model.objects.create_user("mod", "mod@example.com", "x", is_staff=True)
+    mod = make_moderator("mod", "game")
     table = started(alice, bob, carol, public=False)
     other = started(bob, alice, carol, public=True)
     bob_key, alice_key = session_for(bob), session_for(alice)

@@ -5,6 +5,7 @@ background)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -168,9 +169,12 @@ def test_frames_to_a_tab_in_the_background_are_not_counted_as_seen(alice, bob):
         await comm.receive_json_from(timeout=TIMEOUT)
         assert await seen() is None  # opened in the background: nothing looked at yet
         await others_move()
-        first = await comm.receive_json_from(timeout=TIMEOUT)
+        await comm.receive_json_from(timeout=TIMEOUT)
         await comm.send_json_to({"type": "looking", "visible": True})
-        versions["looked"] = first["version"]
+        # The version the socket had as the tab came in sight, from its answer to a ping (the
+        # frame just read may already be followed by another one, a timer's).
+        await comm.send_json_to({"type": "ping"})
+        versions["looked"] = await pong_version(comm)
         await comm.send_json_to({"type": "looking", "visible": False})
         for _ in range(2):
             await others_move()
@@ -190,3 +194,45 @@ def test_frames_to_a_tab_in_the_background_are_not_counted_as_seen(alice, bob):
 
     run(back)  # opened in sight: seen at once, as before
     assert Seat.objects.get(table=table, user=alice).last_seen_version == versions["last"]
+
+
+async def pong_version(comm: Any) -> int:
+    """The version in the socket's answer to a ping (frames before it skipped)."""
+    while True:
+        frame = await comm.receive_json_from(timeout=TIMEOUT)
+        if frame["type"] == "pong":
+            return int(frame["version"])
+
+
+def test_a_socket_in_sight_records_what_it_shows_while_it_stays_open(alice, bob, monkeypatch):
+    # A phone left open on the table: the moves it showed counted as unseen on the laptop
+    # ("Since you last looked: 73 moves"), since only its close recorded them.
+    from games import seen_marks
+    from tests.live.test_websocket import _act_or_bump
+
+    monkeypatch.setattr(seen_marks, "SEEN_EVERY_SECONDS", 0.05)
+    table = started(alice, bob, seats=3, public=False)
+    key = session_for(alice)
+    seen = database_sync_to_async(
+        lambda: Seat.objects.get(table=table, user=alice).last_seen_version
+    )
+    others_move = database_sync_to_async(lambda: _act_or_bump(table.pk, bob))
+    got: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        comm = connect_since(table.pk, key, 0)
+        assert (await comm.connect(timeout=TIMEOUT))[0]
+        opened = await comm.receive_json_from(timeout=TIMEOUT)
+        assert await seen() == opened["version"]
+        for _ in range(3):
+            await others_move()
+            got["shown"] = (await comm.receive_json_from(timeout=TIMEOUT))["version"]
+        for _ in range(100):
+            if await seen() == got["shown"]:
+                break
+            await asyncio.sleep(0.02)
+        got["open"] = await seen()  # still open
+        await comm.disconnect()
+
+    run(scenario)
+    assert got["open"] == got["shown"] > 0

@@ -1,5 +1,5 @@
 """Garbage on the table websocket gets an error frame and the socket stays open; an oversized
-frame closes with 1009; ids no table can have close with 4404 (issue 14)."""
+frame closes with 4413; ids no table can have close with 4404 (issue 14)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_garbage_text_and_binary_frames_get_an_error_frame_and_the_socket_stays_
     run(scenario)
 
 
-def test_an_oversized_frame_closes_with_1009(alice, bob, carol):
+def test_an_oversized_frame_closes_with_4413(alice, bob, carol):
     table = started_table(alice, bob, carol)
     key = session_for(bob)
 
@@ -87,7 +87,7 @@ def test_an_oversized_frame_closes_with_1009(alice, bob, carol):
         comm, _ = await connect(table.pk, key)
         await comm.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * MAX_FRAME_CHARS}))
         closing = await comm.receive_output(TIMEOUT)
-        assert closing == {"type": "websocket.close", "code": 1009}
+        assert closing == {"type": "websocket.close", "code": 4413}
 
     run(scenario)
 

@@ -26,7 +26,7 @@ from games.engine.cards import face_data
 from games.models import Seat, Table
 from moderation import services
 from moderation.models import AuditEntry, Report, Restriction
-from moderation.permissions import GROUP, MODERATOR_PERMISSIONS
+from moderation.permissions import GROUPS, ROLE_PERMISSIONS, SENIOR
 from tests.conftest import PASSWORD, verified_client
 
 
@@ -35,7 +35,7 @@ def make_staff(django_user_model: Any, name: str, *, moderator: bool = True) -> 
     user.is_staff = True
     user.save()
     if moderator:
-        user.groups.add(Group.objects.get(name=GROUP))
+        user.groups.add(Group.objects.get(name=GROUPS[SENIOR]))
     return user
 
 
@@ -49,12 +49,14 @@ def code_of(device: TOTPDevice) -> str:
     return f"{totp.token():0{device.digits}d}"
 
 
-def test_the_moderators_group_has_exactly_the_moderation_permissions(db):
+@pytest.mark.parametrize("role", list(GROUPS))
+def test_each_role_s_group_has_exactly_its_permissions(db, role):
     held = {
         (p.content_type.app_label, p.content_type.model, p.codename)
-        for p in Group.objects.get(name=GROUP).permissions.select_related("content_type")
+        for p in Group.objects.get(name=GROUPS[role]).permissions.select_related("content_type")
     }
-    assert held == set(MODERATOR_PERMISSIONS)
+    assert held == set(ROLE_PERMISSIONS[role])
+    assert not Group.objects.filter(name="Moderators").exists()
 
 
 def test_only_verified_staff_reach_the_admin(alice, mod, django_user_model):
@@ -256,7 +258,8 @@ def test_abort_reseat_inspect_and_hide_through_the_admin(three_player_game, mod,
             assert f'title="{card}">{label}</span>' in html
     top = engine.view(table.state, None)["discard_top"]
     assert 'Discard top: <span class="face' in html and f'title="{top}">' in html
-    assert f'title="{table.state["stock"][0]}">' in html  # the next card of the stock
+    # The next card drawn: the stock is drawn from its end (it named the bottom card "next").
+    assert '(next: <span class="face' in html and f'title="{table.state["stock"][-1]}">' in html
     assert AuditEntry.objects.filter(action="inspect_table", actor=mod).count() == 1
 
     seat = Seat.objects.get(table=table, user=bob)
@@ -285,7 +288,7 @@ def test_a_moderator_cannot_read_the_hands_of_a_game_they_play(three_player_game
     # every opponent's hand and the stock order.
     alice.is_staff = True
     alice.save()
-    alice.groups.add(Group.objects.get(name=GROUP))
+    alice.groups.add(Group.objects.get(name=GROUPS[SENIOR]))
     table = three_player_game
     url = f"/admin/moderation/tablecase/{table.pk}/inspect/"
     playing = verified_client(alice)
@@ -583,10 +586,11 @@ def test_the_audit_log_is_read_only_and_filterable(three_player_game, mod, bob):
 def test_moderator_add_makes_a_moderator_and_remove_undoes_it(alice):
     from django.core.management import call_command
 
-    Group.objects.filter(name=GROUP).delete()  # remade if missing
-    call_command("moderator_add", "alice", stdout=io.StringIO())
+    Group.objects.filter(name=GROUPS["game"]).delete()  # remade if missing
+    call_command("moderator_add", "alice", stdout=io.StringIO())  # a game moderator
     alice.refresh_from_db()
     assert alice.is_staff and alice.has_perm("moderation.suspend_member")
+    assert not alice.has_perm("moderation.ban_member")
     assert verified_client(alice).get("/admin/moderation/report/").status_code == 200
     call_command("moderator_add", "alice", "--remove", stdout=io.StringIO())
     alice = type(alice).objects.get(pk=alice.pk)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 
 from chat.models import ChatMessage
 from moderation.services import user_mute
+from tests.conftest import make_moderator
 from tests.moderation.conftest import error_of
 
 
@@ -86,14 +86,18 @@ def test_paging_with_before(public_game, alice, api_for):
     assert second.json()["more"] is False
 
 
-@override_settings(MAYI_CHAT_RATE="3/m")
+@override_settings(MAYI_RATE_LIMITS={"chat": "3/60"})
 def test_rate_limited_per_user(public_game, alice, bob, api_for):
     from django.core.cache import cache
 
     cache.clear()
     for n in range(3):
         assert say(api_for(alice), public_game, f"spam {n}").status_code == 201
-    assert error_of(say(api_for(alice), public_game, "one more")) == (429, "rate_limited")
+    refused = say(api_for(alice), public_game, "one more")
+    assert error_of(refused) == (429, "rate_limited")
+    # When to try again, in the header every client and proxy reads, and in the message.
+    assert 60 <= int(refused["Retry-After"]) <= 66
+    assert "try again in" in refused.json()["error"]["message"]
     # Another user is not held back by alice.
     assert say(api_for(bob), public_game, "fine").status_code == 201
     assert ChatMessage.objects.filter(author=alice).count() == 3
@@ -125,7 +129,7 @@ def test_table_page_shows_the_panel_and_escapes_nothing_itself(public_game, bob)
 def test_a_muted_player_is_told_on_the_table_page_before_writing(public_game, bob, carol):
     # The panel offered the box and the reactions as usual: a player muted for three days
     # learnt it only from the error under a message they had typed.
-    mod = get_user_model().objects.create_user("mod", is_staff=True)
+    mod = make_moderator("mod", "game")
     mute = user_mute(moderator=mod, user=bob, duration=timedelta(days=3), reason="insults")
 
     def panel(user):

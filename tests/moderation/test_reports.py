@@ -8,6 +8,7 @@ from django.test import Client
 from chat import services as chat
 from moderation import services
 from moderation.models import AuditEntry, Report
+from tests.conftest import make_moderator
 from tests.moderation.conftest import error_of
 
 
@@ -60,6 +61,8 @@ def test_bad_reports_are_refused(public_game, private_game, alice, bob, charlie,
 
 
 def test_assign_and_resolve_write_audit_rows(public_game, alice, bob, carol):
+    carol = make_moderator("carol", "game", user=carol)
+    AuditEntry.objects.all().delete()
     item = services.report_create(
         reporter=alice, table_id=public_game.pk, reason="cheating", username="bob"
     )
@@ -95,6 +98,7 @@ def test_my_profile_says_what_became_of_my_reports(public_game, alice, bob, caro
         reporter=alice, table_id=public_game.pk, reason="abuse", message_id=said.pk
     )
     assert "bob: abusive or hateful" in mine(alice) and "waiting for a moderator" in mine(alice)
+    carol = make_moderator("carol", "chat", user=carol)
     services.report_assign(report_id=about_bob.pk, moderator=carol)
     assert "a moderator is on it" in mine(alice)
     services.report_resolve(report_id=about_bob.pk, moderator=carol, note="bob muted for a day")
@@ -102,3 +106,14 @@ def test_my_profile_says_what_became_of_my_reports(public_game, alice, bob, caro
     assert "handled " in shown and f'href="/tables/{public_game.pk}/"' in shown
     assert "muted" not in shown  # the moderator's note is for the staff
     assert mine(bob) == ""  # the reported player sees nothing of it
+
+
+def test_reports_are_rate_limited_with_retry_after(public_game, alice, api_for, settings):
+    settings.MAYI_RATE_LIMITS = {**settings.MAYI_RATE_LIMITS, "report": "2/3600"}
+    client = api_for(alice)
+    for _ in range(2):
+        assert report(client, public_game, reason="stalling", user="carol").status_code == 201
+    refused = report(client, public_game, reason="stalling", user="carol")
+    assert error_of(refused) == (429, "rate_limited")
+    assert 3600 <= int(refused["Retry-After"]) <= 3960
+    assert Report.objects.count() == 2

@@ -6,6 +6,9 @@ import pytest
 
 from games import services
 from games.models import Move, Table
+from games.services import enqueue
+from notify import tasks as notify_tasks
+from tests.push_receiver import Receiver
 
 SEED = "site-tests-seed"
 
@@ -80,3 +83,28 @@ def _every_finished_game_replays(request: pytest.FixtureRequest) -> Any:
         moves = Move.objects.filter(table=table).order_by("seq").values_list("seat", "action")
         result = verify_game(table.state, list(moves), table.seed_sha256 or None)
         assert result.ok, f"table {table.pk}: {result.problem or 'the commitment does not match'}"
+
+
+# Web push (tests/site/test_push.py, test_nudge.py): a push service of our own on 127.0.0.1,
+# and the notify tasks run as a worker would, right after the commit that queues them.
+@pytest.fixture
+def receiver(settings: Any) -> Any:
+    settings.MAYI_PUSH_ALLOW_LOOPBACK = True
+    r = Receiver().start()
+    yield r
+    r.stop()
+
+
+@pytest.fixture
+def run_notify(monkeypatch: Any) -> list[tuple[str, tuple]]:
+    """The notify tasks run as soon as the commit queues them (as a worker would); the others
+    are only recorded."""
+    queued: list[tuple[str, tuple]] = []
+
+    def send_task(name: str, args: tuple, **options: Any) -> None:
+        queued.append((name, args))
+        if name.startswith("notify."):
+            getattr(notify_tasks, name.rsplit(".", 1)[1])(*args)
+
+    monkeypatch.setattr(enqueue, "send_task", send_task)
+    return queued

@@ -11,9 +11,9 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from accounts.tokens import token_issue, token_user
-from games.models import RoundResult
 from moderation.services.tables import table_abort
-from tests.conftest import PASSWORD
+from stats.models import RoundRecord
+from tests.conftest import PASSWORD, make_moderator
 
 
 def test_sign_up_logs_the_new_user_in(db, django_user_model):
@@ -111,18 +111,18 @@ def test_the_profile_counts_no_round_of_an_aborted_table(alice, bot_game, django
     # Round 1 of a table a moderator then aborted: the profile said "0 finished games · 1 round
     # played · out first in 0 · 1 points in all" while its list leaves the table out and the
     # statistics skip aborted tables.
-    RoundResult.objects.create(
-        table=bot_game, round_no=1, seat=0, user=alice, ruleset="bga", score=1
+    RoundRecord.objects.create(
+        table=bot_game, round_no=1, seat=0, user=alice, ruleset="bga", end_seq=1, score=1, penalty=1
     )
     client = Client()
     client.force_login(alice)
     page = client.get("/accounts/profile/").content.decode()
     assert "1 round played" in page and "1 point in all" in page
     assert "never out first" in page  # not "out first in 0"
-    RoundResult.objects.filter(table=bot_game).update(went_out=True)
+    RoundRecord.objects.filter(table=bot_game).update(went_out=True)
     page = client.get("/accounts/profile/").content.decode()
     assert "out first in 1 of them" in page
-    mod = django_user_model.objects.create_user("mod", "mod@example.com", PASSWORD)
+    mod = make_moderator("mod", "game")
     table_abort(moderator=mod, table_id=bot_game.pk, reason="a test")
     page = client.get("/accounts/profile/").content.decode()
     assert "0 rounds played" in page and "0 points in all" in page
@@ -137,6 +137,11 @@ def test_profile_shows_games_and_a_new_token_once(alice, bot_game):
     page = client.get("/accounts/profile/").content.decode()
     token = re.search(r'<pre id="api-token">(\S+)</pre>', page).group(1)
     assert token_user(token) == alice
+    # The user of the token's hand-compiled read is the ORM's, field for field.
+    fields = [f.attname for f in type(alice)._meta.concrete_fields]
+    found, fresh = token_user(token), type(alice).objects.get(pk=alice.pk)
+    assert [getattr(found, f) for f in fields] == [getattr(fresh, f) for f in fields]
+    assert found._state.adding is False and found._state.db == fresh._state.db
     again = client.get("/accounts/profile/").content.decode()
     assert token not in again and ApiToken.objects.get(user=alice).prefix in again
     # The token works against the API.

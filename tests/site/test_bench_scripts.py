@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCRIPTS = {
@@ -17,6 +18,10 @@ SCRIPTS = {
     "bench/drills/daphne_restart.py": ["--restarts", "--signal", "--daphne-processes"],
     "bench/drills/db_terminate.py": ["--every", "--database-url"],
     "bench/proxy_check.py": ["--proxy", "--tables", "--seconds", "--database-url"],
+    "bench/replay_step.py": ["--players", "--port", "--jumps", "--width"],
+    "bench/analysis_budget.py": ["--games", "--people", "--samples", "--budget"],
+    "bench/auth_timing.py": ["--users", "--runs", "--hashers", "--database-url"],
+    "bench/spy_breakdown.py": ["--json"],
 }
 
 
@@ -38,3 +43,17 @@ def test_each_bench_script_explains_itself(script: str) -> None:
             break
     else:
         pytest.fail(f"{script} is described in neither docs/PERFORMANCE.md nor RELIABILITY.md")
+
+
+@pytest.mark.skipif(
+    not settings.MAYI_BENCH_ENDPOINTS, reason="the bench app is installed with the setting only"
+)
+def test_the_floor_of_bench_api_moves_writes_one_row_behind_the_api_auth(alice, api_for, client):
+    """What bench/api_moves.py's ``floor`` POSTs (the bench's own app, benchapp/)."""
+    from benchapp.models import BenchWrite
+
+    answer = api_for(alice).post("/api/bench/write")
+    assert answer.status_code == 200, answer.content
+    assert BenchWrite.objects.get(pk=answer.json()["id"]).note == "alice"
+    assert client.post("/api/bench/write").status_code == 401
+    assert BenchWrite.objects.count() == 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import engine, services
@@ -93,3 +94,23 @@ def test_a_timed_out_turn_is_played_at_the_tables_timeout_level(alice, level):
     bare = {"type": "timeout", "level": level or "normal"}
     assert engine.concrete_action(state, None, bare)["plays"] == plays
     assert Seat.objects.get(table=table, user=alice).missed_turns == 1
+
+
+def test_expert_is_offered_wherever_levels_are_named_but_never_plays_a_timeout(alice, api_for):
+    """Issue 33: the expert level fills seats (the API, "Play now", the forms), and a table may
+    not make it the level of its timed-out turns (it searches: too slow for a clock)."""
+    tid, meta = table_with_bots(api_for, alice, "expert")
+    assert [s["bot_level"] for s in meta["seats"] if s["is_bot"]] == ["expert", "expert"]
+    client = api_for(alice)
+    status, code = error_of(client.post("/api/tables", {"seats": 3, "timeout_level": "expert"}))
+    assert (status, code) == (400, "bad_request")
+    made = client.post("/api/tables", {"seats": 3, "bot_level": "expert"})
+    assert made.status_code == 201
+    assert Table.objects.get(pk=made.json()["table"]["id"]).options["bot_level"] == "expert"
+    with pytest.raises(services.BadOptions):
+        services.table_create(host=alice, seats=3, timeout_level="expert")
+    page = Client()
+    page.force_login(alice)
+    home = page.get("/").content.decode()
+    # The "Play now" and the new table's forms each offer it.
+    assert home.count('value="expert"') >= 2

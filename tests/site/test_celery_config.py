@@ -10,7 +10,11 @@ from django.utils import timezone
 from games import tasks
 from games.models import Move
 from mayi_site.celery import app
-from moderation import tasks as moderation_tasks  # noqa: F401 (as the worker's autodiscovery)
+from notify.nudges import DELIVER_NUDGE
+from privacy.services import BUILD_EXPORT
+from tournaments import tasks as tournament_tasks
+from tournaments.services import ADVANCE
+from tournaments.services.notify import PUSH_READY
 
 from .test_timebank import bank_table
 
@@ -38,6 +42,24 @@ def test_the_services_queue_tasks_by_names_the_app_knows():
 
     assert set(enqueue.TASK_NAMES) <= set(app.tasks), "a task the services queue is not registered"
     assert {t["task"] for t in app.conf.beat_schedule.values()} <= set(app.tasks)
+    # The other apps' tasks queued by name: registered by the app's discovery, not by an import
+    # of this test (run alone, nothing here imports notify's or privacy's tasks).
+    queued = {DELIVER_NUDGE, ADVANCE, PUSH_READY, BUILD_EXPORT}
+    assert queued <= set(app.tasks), queued - set(app.tasks)
+
+
+def test_the_beat_runs_the_tournaments_tick(db):
+    tick = app.conf.beat_schedule["tournaments-tick"]
+    assert tick["task"] == "tournaments.tasks.tick"
+    assert tick["schedule"] == settings.MAYI_TOURNAMENT_TICK_SECONDS
+    # The task is the management command's tick: nothing to do on an empty site.
+    assert tournament_tasks.tick.apply().get() == {
+        "started": 0,
+        "finished_by_bots": 0,
+        "scored": 0,
+        "paired": 0,
+        "failed": 0,
+    }
 
 
 def test_a_queued_timer_reaches_the_broker_by_name(monkeypatch):

@@ -42,6 +42,35 @@ def test_start_sets_the_turn_clock(bot_game):
     assert all(m.by_bot and m.seat in (1, 2) for m in Move.objects.filter(table=table))
 
 
+def test_a_timer_task_of_a_version_the_table_left_reads_one_row(
+    bot_game, alice, django_assert_num_queries
+):
+    from games import tasks
+
+    table = play_until(
+        bot_game, alice, lambda v: v["buy_window"] and 0 in v["buy_window"]["waiting"]
+    )
+    version = table.version
+    services.table_submit_action(
+        table_id=table.pk, user=alice, action={"type": "no_thanks"}, expect_version=version
+    )
+    # The window was answered: its timer's task (and a turn timer's of that version) look at
+    # the table's version alone, take no lock and queue nothing.
+    with django_assert_num_queries(1):
+        assert tasks.close_buy_window.run(table.pk, version) is False
+    with django_assert_num_queries(1):
+        assert tasks.timeout_turn.run(table.pk, version) is False
+    # A task of the version the table is at goes on to the locked check (too early: nothing).
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        assert tasks.close_buy_window.run(table.pk, table.version) is False
+    assert len(queries) > 1
+    assert Table.objects.get(pk=table.pk).version == table.version
+
+
 def test_window_timer_closes_the_window_once(bot_game, alice):
     table = play_until(
         bot_game, alice, lambda v: v["buy_window"] and 0 in v["buy_window"]["waiting"]

@@ -49,7 +49,7 @@ def raised(path: Path) -> Iterator[tuple[str, int | None, str]]:
                 # Any other refusal built as (status, code, ...), e.g. ReplayRefused(404, ...).
                 yield from ((c, status(args[0]), where) for c in strings(args[1]))
             if (
-                name == "error"
+                name in ("error", "send_error")  # the socket's one error function (ws_guard)
                 and isinstance(func, ast.Attribute)
                 and isinstance(func.value, ast.Name)
                 and func.value.id == "self"

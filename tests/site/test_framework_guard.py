@@ -30,7 +30,7 @@ REREAD = {
     "_serve, get_response_async)",
     "twisted": "mayi_site/asgi.py (_lean_twisted_requests sets Request._parsePOSTFormSubmission; "
     "_no_twisted_access_line replaces HTTPFactory.log; _lazy_autobahn_pformat replaces "
-    "autobahn.websocket.protocol's pformat)",
+    "autobahn.websocket.protocol's pformat, _lazy_autobahn_highlights its hltype and hlval)",
 }
 
 # Per Django release (the site runs on 6.1, and on 5.2 LTS under Python 3.11): the sources our
@@ -41,6 +41,7 @@ TWISTED = {
     "twisted.web.http.Request.requestReceived": "99ca6c5e24305de4",
     "twisted.web.http.HTTPFactory.log": "e9acff05b9a51cb7",
     "autobahn.websocket.protocol.WebSocketProtocol._connectionMade": "7ac58d8bb6c3c752",
+    "autobahn.websocket.protocol.WebSocketProtocol.sendData": "5dcca425b048b07e",
 }
 RECORDED = {
     "6.1": {
@@ -80,6 +81,7 @@ def current() -> dict[str, str]:
         Request.requestReceived,
         TwistedHTTPFactory.log,
         WebSocketProtocol._connectionMade,
+        WebSocketProtocol.sendData,
     ]
     out = {}
     for func in guarded:
@@ -151,3 +153,18 @@ def test_no_twisted_access_line_and_autobahn_s_pformat_formatted_only_when_writt
     timings = protocol.Timings()
     timings.track("start")
     assert str(timings) == pprint.pformat(timings._timings)
+
+
+def test_autobahn_s_highlights_are_formatted_only_when_written():
+    from autobahn import util
+    from autobahn.websocket import protocol
+
+    import mayi_site.asgi  # noqa: F401  (served lean at import)
+
+    def func() -> None: ...
+
+    # Each frame sent passes these to a debug line: the lazy ones read as the real ones.
+    for name, value in (("hltype", func), ("hlval", 1234)):
+        lazy = getattr(protocol, name)(value)
+        assert not isinstance(lazy, str)
+        assert "{x} {x:>3}".format(x=lazy) == "{x} {x:>3}".format(x=getattr(util, name)(value))  # noqa: UP032

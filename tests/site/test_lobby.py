@@ -36,7 +36,7 @@ def test_play_now_is_one_post_to_a_started_table_with_bots(alice):
     assert [s.user_id for s in seats] == [alice.pk, None, None, None]
     assert all(s.is_bot for s in seats[1:])
     # Clocks made for play against bots: a window of seconds, a generous turn clock.
-    assert table.options["window_seconds"] == services.PLAY_NOW_WINDOW_SECONDS <= 15
+    assert table.options["window_seconds"] == services.PLAY_NOW_WINDOW_SECONDS == 20
     assert table.options["turn_seconds"] >= 3600
     # The bots have played until the game waits on the person.
     assert 0 in engine.seats_to_act(table.state)
@@ -321,7 +321,9 @@ def test_play_now_plays_against_the_bot_level_i_choose(alice, api_for):
     logged_in(alice).post("/play/")
     assert {s.bot_level for s in Table.objects.latest("pk").seats.filter(is_bot=True)} == {"normal"}
     response = logged_in(alice).post("/play/", {"level": "godlike"}, follow=True)
-    assert Table.objects.count() == 2 and "easy, normal or strong" in response.content.decode()
+    assert (
+        Table.objects.count() == 2 and "easy, normal, strong or expert" in response.content.decode()
+    )
     # The API takes the same choice.
     body = api_for(alice).post("/api/tables/play-now", {"level": "easy"}).json()
     levels = {s["bot_level"] for s in body["table"]["seats"] if s["is_bot"]}
@@ -355,7 +357,7 @@ def test_filling_seats_at_another_level_than_the_table_s(alice):
     assert table.options["bot_level"] == "normal"
     response = client.post(f"/tables/{table.pk}/bots/", {"level": "silly"}, follow=True)
     assert not table.seats.filter(is_bot=True).exists()
-    assert "easy, normal or strong" in response.content.decode()
+    assert "easy, normal, strong or expert" in response.content.decode()
     client.post(f"/tables/{table.pk}/bots/", {"level": "strong"})
     assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}
 

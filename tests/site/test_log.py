@@ -218,3 +218,19 @@ def test_last_seen_version_is_the_one_before_this_read(alice, bob, api_for):
     assert (
         api_for(alice).get(f"/api/tables/{table.pk}").json()["table"]["last_seen_version"] is None
     )
+
+
+def test_a_read_from_a_tab_in_the_background_is_not_looked_at(alice, bob, api_for):
+    # A page in a background tab re-reads the table (a missed frame): that read marked every
+    # move as seen, and the other device's "Since you last looked" had nothing to say.
+    table = mixed_table(alice, bob)
+    bob_api = api_for(bob)
+    first = bob_api.get(f"/api/tables/{table.pk}").json()
+    drive(table, {0: api_for(alice)}, 2)
+    table.refresh_from_db()
+    hidden = bob_api.get(f"/api/tables/{table.pk}?hidden=1").json()
+    assert hidden["table"]["version"] == table.version
+    assert Seat.objects.get(table=table, user=bob).last_seen_version == first["table"]["version"]
+    shown = bob_api.get(f"/api/tables/{table.pk}").json()
+    assert shown["table"]["last_seen_version"] == first["table"]["version"]
+    assert Seat.objects.get(table=table, user=bob).last_seen_version == table.version

@@ -117,7 +117,7 @@ def test_admin_lists_with_search_and_filters(bot_game, alice, admin_client):
         "/admin/games/seat/?is_bot__exact=1",
         "/admin/games/move/",
         f"/admin/games/move/?q={bot_game.pk}&by_bot__exact=1",
-        "/admin/games/roundresult/?went_out__exact=1",
+        "/admin/stats/roundrecord/?went_out__exact=1",
         "/admin/accounts/apitoken/",
     ]:
         response = admin_client.get(path)

@@ -171,6 +171,49 @@ def test_backends_terminated_between_requests_cost_no_request(alice, bob):
     assert table.move_count == Move.objects.filter(table=table).count() > 0
 
 
+def test_the_pool_trusts_an_idle_connection_without_a_round_trip_until_its_backend_ends(
+    monkeypatch,
+):
+    from psycopg_pool import ConnectionPool
+
+    from mayi_site import dbpool
+
+    full = ConnectionPool.check_connection
+    round_trips: list[object] = []
+
+    def counted(conn: object) -> None:
+        round_trips.append(conn)
+        full(conn)
+
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(counted))
+
+    db = settings.DATABASES["default"]
+    conn = psycopg.connect(
+        host=db["HOST"] or "127.0.0.1",
+        port=int(db["PORT"] or 5432),
+        user=db["USER"] or "postgres",
+        password=db["PASSWORD"] or None,
+        dbname=db["NAME"],
+        autocommit=True,
+    )
+    try:
+        pid = conn.info.backend_pid
+        assert dbpool.quiet(conn)
+        dbpool.check_connection(conn)
+        assert round_trips == [], "nothing to read on its socket: no round trip"
+        conn.execute("begin")
+        assert not dbpool.quiet(conn), "a connection in a transaction is checked in full"
+        conn.execute("rollback")
+        assert terminate([pid]) == 1
+        # The ended backend said so on the socket: the full check runs, and fails.
+        assert not dbpool.quiet(conn)
+        with pytest.raises(psycopg.OperationalError):
+            dbpool.check_connection(conn)
+        assert round_trips == [conn]
+    finally:
+        conn.close()
+
+
 def test_a_backend_terminated_mid_move_is_503_then_one_retry_applies_it_once(
     alice, bob, monkeypatch
 ):

@@ -6,7 +6,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from stats.models import GameResult, Rating
-from stats.ratings import display, provisional
+from stats.ratings import conservative, display, provisional
 
 from .stats_helpers import finished_game, rounds
 
@@ -126,6 +126,10 @@ def test_ratings_are_per_ruleset_and_accumulate(alice, bob):
 
 
 def test_the_number_shown_and_provisional():
-    assert display(25.0, 25 / 3) == 1500  # a newcomer: ordinal 0
-    assert display(30.0, 2.0) == 1500 + 40 * 24
+    # μ on the 1500 scale, whatever σ (issue 29): a newcomer shows 1500.
+    assert display(25.0) == 1500
+    assert display(30.0) == 1500 + 40 * 5
+    # The leaderboard's order: μ − 3σ on the same scale.
+    assert conservative(25.0, 25 / 3) == 500
+    assert conservative(30.0, 2.0) == 1500 + 40 * (30 - 6 - 25)
     assert provisional(25 / 3) and not provisional(4.0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import re
 from datetime import timedelta
 
 import pytest
@@ -18,6 +17,7 @@ from games.engine.bots import choose_action
 from games.engine.verify import verify_game
 from games.models import Move, Seat, Table
 from moderation.services.tables import table_abort
+from tests.conftest import make_moderator
 from tests.engine.helpers import change_the_bots
 
 from .conftest import SEED
@@ -39,49 +39,93 @@ def page(user, path):
     return client.get(path)
 
 
+def frames_of(user, table_id):
+    """The replay's one fetch, each frame rebuilt in full as static/js/replay.js does."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    response = client.get(f"/api/tables/{table_id}/replay")
+    assert response.status_code == 200, response.content[:300]
+    game = response.json()
+    full, view, hands = [], {}, []
+    for f in game["frames"]:
+        view = {**view, **f["view"]}
+        hands = hands[:]
+        for seat, cards in f["hands"].items():
+            seat = int(seat)
+            hands += [[]] * (seat + 1 - len(hands))
+            hands[seat] = cards
+        full.append({**f, "view": view, "hands": hands})
+    return game, full
+
+
 def test_the_replay_rebuilds_the_stored_game_card_for_card(finished, carol):
     moves = list(Move.objects.filter(table=finished).order_by("seq"))
     result = verify_game(finished.state, [(m.seat, m.action) for m in moves], finished.seed_sha256)
     assert result.ok, result.problem
     assert [d["round"] for d in result.deals] == list(range(1, 8))
 
-    # Anyone may watch a public finished game, even signed out; the end shows every hand.
+    # Anyone may watch a public finished game, even signed out: the page, then one fetch.
     response = page(None, f"/tables/{finished.pk}/replay/")
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"move {len(moves)} of {len(moves)}" in html
     assert "Verified:" in html and 'id="server-commitment">matches' in html
-    for hand in finished.state["hands"]:
-        for card in hand:
-            assert f'data-card="{card}"' in html
-    assert html.count('<li value="') >= len(moves)
+    assert f'data-source="/api/tables/{finished.pk}/replay"' in html
+    assert f"{len(moves)} moves in 7 rounds" in html
     assert "<script>" not in html and "style=" not in html
     assert 'src="/static/js/replay.js"' in html
+    # The page no longer carries the game: it is drawn from the fetch, every step in the page.
+    assert len(html) < 20000
+
+    game, frames = frames_of(None, finished.pk)
+    assert game["total"] == len(moves) and len(frames) == len(moves) + 1
+    assert [r["round"] for r in game["rounds"]] == list(range(1, 8))
+    # The last frame is the stored end, card for card; every card has its face.
+    last = frames[-1]
+    assert last["hands"] == finished.state["hands"]
+    assert last["view"]["total_scores"] == finished.state["totals"]
+    assert last["view"]["game_over"] is True
+    for hand in last["hands"]:
+        for card in hand:
+            assert card in game["faces"]
+    # The replay shows the hands, never the stock's order or the seed in a frame.
+    for frame in game["frames"]:
+        assert not {"stock", "seed", "hand", "faces"} & set(frame["view"])
+        assert "stock_next" not in frame
 
 
-def test_the_game_in_words_says_whose_meld_a_card_went_on(finished):
-    # It said "lays 7M off on meld m4": an id no page shows. Now whose meld, of what kind, as
-    # the table's log says it.
-    html = page(None, f"/tables/{finished.pk}/replay/").content.decode()
-    words = html.split('id="replay-log"')[1]
-    assert " off on meld " not in words
-    assert re.search(r"lays \w+ off on (their own|(alice|bob|Bot \d)'s) (run|book)", words)
-
-
-def test_a_link_to_a_move_shows_the_game_as_it_stood(finished, alice):
-    from games.engine.records import initial_state
+def test_the_frames_are_the_game_as_it_stood_after_each_move(finished):
+    from games.engine import initial_state, replay
 
     start = initial_state(finished.state)
-    html = page(alice, f"/tables/{finished.pk}/replay/?move=0").content.decode()
-    assert "move 0 of" in html and "Round 1 dealt." in html
-    for card in start["hands"][0]:
-        assert f'data-card="{card}"' in html
-    first = Move.objects.get(table=finished, seq=1)
-    html = page(alice, f"/tables/{finished.pk}/replay/?move=1").content.decode()
-    assert "move 1 of" in html and 'data-prev="?move=0"' in html and 'data-next="?move=2"' in html
-    assert 'data-next-round="?move=' in html  # round jumps for the keyboard
-    assert 'id="m1" class="current"' in html
-    assert first.action["type"] in ("draw", "may_i", "no_thanks", "mayi_meld")
+    game, frames = frames_of(None, finished.pk)
+    assert frames[0]["hands"] == start["hands"] and frames[0]["move"] == 0
+    assert frames[0]["events"][0]["type"] == "round_started"
+    moves = list(Move.objects.filter(table=finished).order_by("seq"))
+    for n, (after, events) in enumerate(replay(start, [(m.seat, m.action) for m in moves]), 1):
+        if n % 37 and n != len(moves):
+            continue
+        assert frames[n]["hands"] == after["hands"], n
+        assert frames[n]["view"]["discard_size"] == len(after["discard"])
+        assert frames[n]["view"]["stock_size"] == len(after["stock"])
+        assert [e["type"] for e in frames[n]["events"]] == [e["type"] for e in events]
+        assert frames[n]["seat"] == moves[n - 1].seat
+    # Each frame holds only what changed: a whole game is one small answer.
+    raw = Client().get(f"/api/tables/{finished.pk}/replay", HTTP_ACCEPT_ENCODING="gzip")
+    assert raw["Content-Encoding"] == "gzip" and len(raw.content) < 120_000
+    assert sum(len(f["hands"]) for f in game["frames"][1:]) < 2 * len(moves)
+
+
+def test_the_replay_api_has_the_page_s_access_rules(three_player_game, alice, bob, charlie):
+    refused = Client().get(f"/api/tables/{three_player_game.pk}/replay")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "game_not_finished"
+    assert Client().get("/api/tables/999999/replay").json()["error"]["code"] == "table_not_found"
+    table = play_game(alice, [bob], bots=1, seed="private-api-replay", public=False)
+    client = Client()
+    client.force_login(charlie)
+    refused = client.get(f"/api/tables/{table.pk}/replay")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_seated"
+    assert frames_of(bob, table.pk)[0]["total"] > 0
 
 
 def test_a_game_in_play_has_no_replay(three_player_game, alice):
@@ -94,7 +138,7 @@ def test_a_game_in_play_has_no_replay(three_player_game, alice):
 
 def test_an_aborted_game_says_it_has_no_replay(three_player_game, alice, django_user_model):
     # An aborted game never ends: "its replay opens when it ends" promised a replay to come.
-    moderator = django_user_model.objects.create_user("mod", "mod@example.com", "x")
+    moderator = make_moderator("mod", "game")
     table_abort(moderator=moderator, table_id=three_player_game.pk, reason="a test")
     response = page(alice, f"/tables/{three_player_game.pk}/replay/")
     assert response.status_code == 403
@@ -167,7 +211,7 @@ def test_verify_game_refuses_a_game_in_play(three_player_game):
 def test_verify_game_says_an_aborted_game_was_aborted(three_player_game, django_user_model):
     # Its seed is revealed on the table page and in the API, yet the command said "not
     # finished: its seed is still secret".
-    moderator = django_user_model.objects.create_user("mod", "mod@example.com", "x")
+    moderator = make_moderator("mod", "game")
     table_abort(moderator=moderator, table_id=three_player_game.pk, reason="a test")
     with pytest.raises(CommandError, match="aborted") as refused:
         call_command("verify_game", str(three_player_game.pk), stdout=io.StringIO())
@@ -209,11 +253,17 @@ def test_a_game_with_timeouts_replays_the_same_after_the_bots_change(bot_game, a
     result = verify_game(table.state, [(m.seat, m.action) for m in moves], table.seed_sha256)
     assert result.ok, result.problem
     html = page(alice, f"/tables/{table.pk}/replay/").content.decode()
-    assert "Verified:" in html and "clock runs out" in html
-    # The platform's part of those moves is told too: each strike, then the expulsion.
+    assert "Verified:" in html
+    # The platform's part of those moves is in their frames too: each strike, then the
+    # expulsion (the page tells them in the table log's words).
     strikes = table.options["strikes"]
-    assert f"alice gets a strike (1 of {strikes})" in html
-    assert "alice is expelled: a bot plays the seat to the end" in html
+    game, _ = frames_of(alice, table.pk)
+    told = [e for f in game["frames"] for e in f["events"]]
+    assert [e["type"] for e in told if e["type"] == "timed_out"] == ["timed_out"] * strikes
+    assert {"type": "strike", "seat": 0, "strikes": 1, "of": strikes}.items() <= next(
+        e for e in told if e["type"] == "strike"
+    ).items()
+    assert any(e["type"] == "expelled" and e["seat"] == 0 for e in told)
     out = io.StringIO()
     call_command("verify_game", str(table.pk), stdout=out)
     assert "replay: OK" in out.getvalue()

@@ -115,3 +115,19 @@ def test_a_moves_statements_are_prepared_on_postgresql(three_player_game):
             prepared = [row[0] for row in cursor.fetchall()]
     assert any("FOR UPDATE" in sql for sql in prepared), prepared  # the lock
     assert any('JOIN "games_seat"' in sql for sql in prepared), prepared  # the read after it
+
+
+BENCH_APP = (
+    "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'mayi_site.settings');"
+    "django.setup(); from django.apps import apps; from django.urls import resolve;"
+    "print(apps.is_installed('benchapp'), resolve('/api/bench/write').url_name == 'bench_write')"
+)
+
+
+@pytest.mark.parametrize("value, installed", [("1", "True True"), ("0", "False False")])
+def test_the_bench_app_is_installed_only_when_the_setting_turns_it_on(value, installed):
+    """The bench's table and endpoint (benchapp/) are no part of the product: off, the app is
+    not installed (no table migrated) and /api/bench/write is no route."""
+    result = run({"MAYI_BENCH_ENDPOINTS": value}, "-c", BENCH_APP)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == installed

@@ -80,6 +80,25 @@ def test_session_users_read_every_session_in_one_query(alice, bob, carol):
     assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
 
 
+def test_a_session_whose_row_changed_is_decoded_again(alice, bob, django_user_model):
+    # The decoded data of a session is kept while its stored text is the same: a row that
+    # changes (another user signed in on it, a password change's new hash) is read afresh.
+    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    key = session_for(alice)
+    assert session_users([key])[key] == alice
+    assert session_users([key])[key] == alice
+    store = SessionStore(session_key=key)
+    store[SESSION_KEY] = str(bob.pk)
+    store[HASH_SESSION_KEY] = bob.get_session_auth_hash()
+    store.save()
+    assert session_users([key])[key] == bob
+    store[HASH_SESSION_KEY] = "not-the-hash"
+    store.save()
+    assert session_users([key])[key] is None
+
+
 @pytest.fixture
 def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The clocks' seconds left are counted from now: two frames built a second apart differ

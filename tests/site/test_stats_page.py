@@ -18,6 +18,7 @@ from moderation.services.tables import table_abort
 from moderation.services.users import restriction_lift, user_ban
 from stats.models import GameResult
 from stats.ratings import display
+from tests.conftest import make_moderator
 
 from .stats_helpers import finished_game, rounds
 
@@ -136,8 +137,8 @@ def test_every_number_of_the_page_from_games_counted_by_hand(three_games, alice,
     assert newest["place"] == 2 and newest["players"] == 3 and newest["total"] == 70
     assert [o["username"] for o in newest["others"]] == ["bob", "carol"]
     res = GameResult.objects.get(table=g3, user=alice)
-    assert newest["rating_before"] == display(res.mu_before, res.sigma_before)
-    assert newest["rating_after"] == display(res.mu_after, res.sigma_after)
+    assert newest["rating_before"] == display(res.mu_before)
+    assert newest["rating_after"] == display(res.mu_after)
     assert newest["rating_change"] == newest["rating_after"] - newest["rating_before"]
     assert [p["table"] for p in body["rating_history"]["bga"]] == [g1.pk, g2.pk, g3.pk]
     assert body["ratings"]["bga"]["games"] == 3 and body["ratings"]["bga"]["provisional"]
@@ -319,7 +320,7 @@ def test_a_banned_player_leaves_the_leaderboard_until_the_ban_is_lifted(
         return re.findall(r'<a href="/players/(\w+)/">', html.split('id="leaderboard"')[1])
 
     assert listed() == ["alice", "bob"]
-    mod = django_user_model.objects.create_user("mod", is_staff=True)
+    mod = make_moderator("mod", "senior")
     ban = user_ban(moderator=mod, user=alice, reason="collusion")
     assert listed() == ["bob"]
     assert "but for accounts suspended or banned" in Client().get("/leaderboard/").content.decode()
@@ -367,7 +368,7 @@ def test_an_aborted_table_is_no_game_played(
 ):
     # "Games played 4 · Finished 3" after a moderator aborted a fourth table: statistics skip
     # aborted tables. A game still being played counts.
-    moderator = django_user_model.objects.create_user("mod")  # not one of its players
+    moderator = make_moderator("mod", "game")  # not one of its players
     for abort in (True, False):
         table = games.table_create(host=alice, seats=3)
         games.table_join(user=bob, table_id=table.pk)

@@ -10,7 +10,8 @@ from games.engine.bots import choose_action
 from games.engine.cards import face_data
 from games.engine.rulesets import RULESETS
 from games.forms import TableForm
-from games.models import RoundResult, Table
+from games.models import Table
+from stats.models import RoundRecord
 
 from .conftest import error_of
 
@@ -54,7 +55,7 @@ def test_a_whole_game_with_bots_for_each_variant(ruleset, seats, extra, alice, a
         actions += 1
         assert actions < 3000
     assert body["view"]["game_over"] and body["view"]["places"]
-    results = RoundResult.objects.filter(table_id=tid)
+    results = RoundRecord.objects.filter(table_id=tid)
     assert results.count() == 7 * seats
     assert set(results.values_list("ruleset", flat=True)) == {ruleset}
     table.refresh_from_db()

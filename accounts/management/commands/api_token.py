@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.tokens import token_issue
 
@@ -9,10 +11,10 @@ from accounts.tokens import token_issue
 class Command(BaseCommand):
     help = "Issue a new API token for a user (revoking the old one) and print it."
 
-    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
 
-    def handle(self, *args, **options) -> None:  # type: ignore[no-untyped-def]
+    def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
         try:
             user = User.objects.get(username=options["username"])

@@ -39,7 +39,13 @@ if (panel) {
 
   function time(iso) {
     const date = new Date(iso);
-    return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    // In the viewer's zone (their profile's: base.html's data-time-zone).
+    const timeZone = document.documentElement.dataset.timeZone || undefined;
+    try {
+      return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZone });
+    } catch (e) {
+      return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    }
   }
 
   function render(message) {

@@ -1,6 +1,7 @@
 // Actions through the JSON API (POST /api/tables/<id>/actions), with the version we saw: a
 // stale one is refused with 409 and the fresh state, which makes double clicks harmless.
 import { apply, store, tableId } from "./state.js";
+import { staleAnswerText } from "./log.js";
 
 function csrfToken() {
   const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -42,7 +43,9 @@ export async function send(action, { keepSelection = false, resent = false } = {
   const { response, data } = result;
   store.set({ pending: false });
   if (response.ok && data) {
-    if (!keepSelection) store.set({ selected: [], staged: [] });
+    // "Since you last looked" folds away once I act: I am back in the game.
+    if (!keepSelection) store.set({ selected: [], staged: [], since: null });
+    else store.set({ since: null });
     apply(data, "post");
     return true;
   }
@@ -57,7 +60,9 @@ export async function send(action, { keepSelection = false, resent = false } = {
     if (answer && !resent && view && view.may_answer && !view.my_answer && answeredCard(view) === card) {
       return send(action, { keepSelection, resent: true });
     }
-    showError("The table changed before your move arrived: look again.");
+    // An answer to an offer that moved on says what happened ("bob bought 7M first"), from
+    // the moves the refusal carries; never a bare refusal.
+    showError(answer ? staleAnswerText(data.log, card, store.get()) : "The table changed before your move arrived: look again.");
     return false;
   }
   showError(data && data.error ? data.error.message : `Something went wrong (error ${response.status}).`);

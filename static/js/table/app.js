@@ -9,7 +9,7 @@ import { Seats, Piles, Melds } from "./board.js";
 import { Hand } from "./hand.js";
 import { StatusBar, Offer, Staging, Actions, myTurn, canAnswer, statusText } from "./controls.js";
 import { Log, entryLines, partsText } from "./log.js";
-import { RoundPanel, GamePanel, Since } from "./moments.js";
+import { RoundSummary, GamePanel, Since, SinceLine } from "./moments.js";
 import { Help, handPenalty } from "./help.js";
 import { loadPref, savePref, arrange, meldGroups, SORTS } from "./order.js";
 import { clockText, left } from "./clock.js";
@@ -49,10 +49,23 @@ function updateTitle(s) {
   const mine = myTurn(s) && ["draw", "play"].includes(s.view.phase) || canAnswer(s) && Boolean(s.view.buy_window);
   document.title = mine ? `● Your turn · ${baseTitle}` : baseTitle;
 }
-function notifyTurn(s) {
+// A browser notification, where I asked for them (the "?" panel) and the tab is out of sight:
+// my turn, or a "May I?" offer that waits on my answer.
+function notify(title, s, tag) {
   if (!readLocal("mayi:notify", false) || !("Notification" in window) || Notification.permission !== "granted") return;
   if (document.visibilityState === "visible") return;
-  try { new Notification("May I?: your turn", { body: statusText(s), tag: `mayi-${tableId}` }); } catch (e) { /* not allowed here */ }
+  try { new Notification(title, { body: statusText(s), tag }); } catch (e) { /* not allowed here */ }
+}
+function notifyTurn(s) { notify("May I?: your turn", s, `mayi-${tableId}`); }
+function notifyOffer(s) { notify("May I?: a card is offered to you", s, `mayi-${tableId}-offer`); }
+const setHelp = (open) => store.set({ help: open });
+// A "May I?" offer that waits on me is never out of sight: the page scrolls back to it (a
+// phone's reader of the rules or of the log is below the game).
+function offerInView() {
+  const w = document.getElementById("window");
+  if (!w) return;
+  const r = w.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) w.scrollIntoView({ block: "nearest" });
 }
 
 let motionBefore = null;
@@ -81,7 +94,7 @@ onApplied((before, after, source) => {
   const wasMine = myTurn(before) && before.view.phase === "draw";
   const isMine = myTurn(after) && after.view.phase === "draw";
   if (isMine && !wasMine) { words.push("Your turn."); notifyTurn(after); }
-  if (canAnswer(after) && after.view.buy_window && !(canAnswer(before) && before.view.buy_window)) words.push(statusText(after));
+  if (canAnswer(after) && after.view.buy_window && !(canAnswer(before) && before.view.buy_window)) { words.push(statusText(after)); notifyOffer(after); requestAnimationFrame(offerInView); }
   if (words.length) announce(words.slice(-3).join(" "));
   if (source !== "page" && after.view.hand && document.visibilityState === "visible") writeLocal(SEEN_KEY, after.log.length ? after.log[after.log.length - 1].seq : null);
 });
@@ -95,19 +108,36 @@ function SortMenu({ pref, setPref }) {
     </select></label>`;
 }
 
+// The version my pages (on any device) showed last, read afresh (GET /api/tables/<id>; its
+// payload is applied as any fresh read), and at least ``version``.
+async function seenElsewhere(version) {
+  try {
+    const response = await fetch(`/api/tables/${tableId}?since=${version}`, { credentials: "same-origin" });
+    if (!response.ok) return version;
+    const payload = await response.json();
+    apply(payload, "get");
+    const seen = payload.table && payload.table.last_seen_version;
+    return typeof seen === "number" ? Math.max(version, seen) : version;
+  } catch (e) {
+    return version;
+  }
+}
+
 // The others' moves committed after ``version``: what "Since you last looked" lists.
 function othersMovesAfter(s, version) {
   return s.log.filter((e) => e.version > version && e.seat !== s.meta.my_seat);
 }
 
-function Game({ since: since0 }) {
+function Game() {
   const s = useStore(store);
   const [pref, setPrefState] = useState(pref0);
-  const [help, setHelp] = useState(false);
-  const [fourColour, setFourColourState] = useState(readLocal("mayi:four-colour", false));
-  const [notify, setNotifyState] = useState(readLocal("mayi:notify", false));
-  const [roundPanel, setRoundPanel] = useState(null);
-  const [since, setSince] = useState(since0);
+  const help = s.help;
+  // The round whose end the board shows: opened when a round ends (or at a page load before
+  // the next round's first draw), kept until I draw in the next round or close it.
+  const [roundPanel, setRoundPanel] = useState(() => {
+    const last = s.view && s.view.last_round;
+    return last && last.fresh ? last.round : null;
+  });
   // Back to the tab after a while away: what the others did meanwhile, as at a page load (a
   // quick look at another tab adds nothing: the moves are on the table and in the log).
   const away = useRef(document.visibilityState === "visible" ? null : { version: store.get().version, at: Date.now() });
@@ -121,11 +151,15 @@ function Game({ since: since0 }) {
       const from = away.current;
       away.current = null;
       if (from === null || Date.now() - from.at < AWAY_MS || !now.meta) return;
-      const missed = othersMovesAfter(now, from.version);
-      if (!missed.length) return;
-      setSince((shown) => {
-        const seqs = new Set(missed.map((e) => e.seq));
-        return [...(shown || []).filter((e) => !seqs.has(e.seq)), ...missed];
+      // What I saw meanwhile on another device (my phone) is not news here: the server
+      // knows the version my pages showed last (the read answers the one before it).
+      seenElsewhere(from.version).then((base) => {
+        const missed = othersMovesAfter(store.get(), base);
+        if (!missed.length) return;
+        store.set((st) => {
+          const seqs = new Set(missed.map((e) => e.seq));
+          return { since: [...(st.since || []).filter((e) => !seqs.has(e.seq)), ...missed] };
+        });
       });
     };
     document.addEventListener("visibilitychange", follow);
@@ -148,7 +182,6 @@ function Game({ since: since0 }) {
   const lastRoundSeen = useRef(s.view ? [s.view.round, s.view.game_over] : null);
 
   useEffect(() => { const t = setInterval(() => tick((x) => x + 1), 1000); return () => clearInterval(t); }, []);
-  useEffect(() => { document.body.classList.toggle("four-colour", fourColour); }, [fourColour]);
   // While I hold a hand, the game fits the screen: the table scrolls above my hand, which
   // never covers it (table.css, .game.fit).
   const fits = Boolean(s.view && s.view.hand && !s.view.game_over);
@@ -163,12 +196,18 @@ function Game({ since: since0 }) {
     else if (prev !== null && s.view.round > prev[0]) setRoundPanel(prev[0]);
     lastRoundSeen.current = [s.view.round, s.view.game_over];
   }, [s.view && s.view.round, s.view && s.view.game_over]);
+  useEffect(() => {
+    if (roundPanel !== null && s.view && s.view.round === roundPanel + 1 && drewThisRound(s)) setRoundPanel(null);
+  }, [s.version]);
 
   // The contract meter and the lay-off targets: the server checks the selection.
   useEffect(() => {
     let live = true;
     if (!s.view || !myTurn(s) || s.view.phase !== "play") { setMeter(null); return undefined; }
-    checkSelection(s).then((m) => { if (live) setMeter(m); });
+    // The meter remembers the selection it was made for: the lay-down button follows it only
+    // while that selection stands.
+    const key = selectionKey(s);
+    checkSelection(s).then((m) => { if (live) setMeter(m && { ...m, key }); });
     return () => { live = false; };
   }, [s.version, s.selected.join(","), s.staged.map((g) => g.join(",")).join("|")]);
 
@@ -228,13 +267,21 @@ function Game({ since: since0 }) {
     const onKey = (event) => {
       const t = event.target;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
+      // Escape closes the panels wherever the focus is (it types nothing: on the help
+      // panel's own "Notify me" checkbox it did nothing, and the panel stayed open).
+      if (event.key === "Escape" && (store.get().help || document.getElementById("round-log-summary"))) {
+        const wasHelp = store.get().help;
+        store.set({ help: false, logRound: null });
+        if (wasHelp) { const b = document.getElementById("help-button"); if (b) b.focus(); }
+        return;
+      }
       if (t && (t.closest("input, textarea, select, [contenteditable]"))) return;
       const st = store.get();
       if (!st.view) return;
       const k = event.key.toLowerCase();
       const click = (sel) => { const b = document.querySelector(sel); if (b && !b.disabled) { event.preventDefault(); b.click(); } };
-      if (event.key === "?") { event.preventDefault(); setHelp((x) => !x); }
-      else if (event.key === "Escape") { setHelp(false); setRoundPanel(null); }
+      if (event.key === "?") { event.preventDefault(); setHelp(!store.get().help); }
+      else if (event.key === "Escape") { setRoundPanel(null); }
       else if (k === "h") {
         const find = () => document.querySelector("#hand [data-card][tabindex='0']") || document.querySelector("#hand [data-card]");
         const card = find();
@@ -271,15 +318,7 @@ function Game({ since: since0 }) {
     <div class="game-tools">
       <button type="button" class="help-button" id="help-button" aria-expanded=${help ? "true" : "false"} aria-controls="help" aria-keyshortcuts="?" onClick=${() => setHelp(!help)}>?<span class="visually-hidden"> Rules and keys</span></button>
     </div>
-    <${Help} view=${view} open=${help} onClose=${() => setHelp(false)} fourColour=${fourColour} setFourColour=${(v) => { setFourColourState(v); writeLocal("mayi:four-colour", v); }}
-      notify=${notify} setNotify=${async (v) => {
-        if (v && "Notification" in window && Notification.permission !== "granted") {
-          const p = await Notification.requestPermission();
-          if (p !== "granted") { v = false; }
-        }
-        setNotifyState(v); writeLocal("mayi:notify", v);
-      }} />
-    <${Since} s=${s} since=${since} onClose=${() => setSince(null)} />
+    <${SinceLine} s=${s} />
     ${view.game_over && html`<${GamePanel} s=${s} />`}
     <div class="board" id="board">
       <div class="board-top">
@@ -289,6 +328,7 @@ function Game({ since: since0 }) {
           <${Offer} s=${s} act=${act} />
         </div>
       </div>
+      ${roundPanel !== null && html`<${RoundSummary} s=${s} round=${roundPanel} onClose=${() => setRoundPanel(null)} />`}
       <${Melds} s=${s} targets=${targets} onMeld=${onMeld} />
     </div>
     ${hand && !view.game_over && html`<section class=${`my-hand ${turn ? "my-turn" : ""} ${folded ? "folded" : ""}`} id="my-hand" aria-label="Your hand">
@@ -300,12 +340,30 @@ function Game({ since: since0 }) {
       </div>
       ${!folded && html`<${Staging} s=${s} meter=${meter} />`}
       ${!folded && html`<${Hand} s=${s} order=${order} meldOf=${meldOf} groupEnds=${groupEnds} onReorder=${(next) => setPref({ mode: "manual", order: next })} onDrop=${onDrop} />`}
-      <${Actions} s=${s} act=${act} layDown=${layDown} />
+      <${Actions} s=${s} act=${act} layDown=${layDown} meter=${meter && meter.key === selectionKey(s) ? meter : null} />
       <p id="action-error" class="error" role="alert">${s.error}</p>
     </section>`}
     ${view.hand === null && html`<p id="action-error" class="error" role="alert">${s.error}</p>`}
-    ${roundPanel !== null && html`<${RoundPanel} s=${s} round=${roundPanel} onClose=${() => setRoundPanel(null)} />`}
   `;
+}
+
+// I have drawn (or bought) in the round under way: its first draw is behind me.
+function drewThisRound(s) {
+  const mine = s.meta.my_seat;
+  if (mine === null) return false;
+  for (let i = s.log.length - 1; i >= 0; i--) {
+    const evs = s.log[i].events || [];
+    for (let j = evs.length - 1; j >= 0; j--) {
+      const e = evs[j];
+      if (e.type === "round_started") return false;
+      if ((e.type === "drew" || e.type === "bought") && e.seat === mine) return true;
+    }
+  }
+  return false;
+}
+
+function selectionKey(s) {
+  return `${s.selected.join(",")}/${s.staged.map((g) => g.join(",")).join("|")}`;
 }
 
 // The height the game may take: the screen below the game's top (the site's header and the
@@ -334,10 +392,45 @@ function recentDiscards(s) {
   return out.reverse();
 }
 
+// The "?" panel lives in the side column, at the top of the log (table.html's #help-root):
+// floated over the board it covered the "May I?" buttons.
+function HelpRoot() {
+  const s = useStore(store);
+  const [fourColour, setFourColourState] = useState(readLocal("mayi:four-colour", false));
+  const [notifyOn, setNotifyState] = useState(readLocal("mayi:notify", false));
+  useEffect(() => { document.body.classList.toggle("four-colour", fourColour); }, [fourColour]);
+  // Opened on a phone, where the side column is under the game: brought into view.
+  useEffect(() => {
+    if (!s.help) return;
+    const panel = document.getElementById("help");
+    if (panel) {
+      const r = panel.getBoundingClientRect();
+      if (r.top > window.innerHeight || r.bottom < 0) panel.scrollIntoView({ block: "start" });
+    }
+  }, [s.help]);
+  if (!s.view) return null;
+  return html`<${Help} view=${s.view} open=${s.help} onClose=${() => { setHelp(false); const b = document.getElementById("help-button"); if (b) b.focus(); }} fourColour=${fourColour} setFourColour=${(v) => { setFourColourState(v); writeLocal("mayi:four-colour", v); }}
+      notify=${notifyOn} setNotify=${async (v) => {
+        if (v && "Notification" in window && Notification.permission !== "granted") {
+          const p = await Notification.requestPermission();
+          if (p !== "granted") { v = false; }
+        }
+        setNotifyState(v); writeLocal("mayi:notify", v);
+        return v;
+      }} />`;
+}
+
 function LogRoot() {
   const s = useStore(store);
   if (!s.view) return null;
-  return html`<${Log} s=${s} />`;
+  // A "Round N ended" line of the log opens that round's summary above the log.
+  const close = () => {
+    const round = store.get().logRound;
+    store.set({ logRound: null });
+    const line = document.querySelector(`#log [data-round-end='${round}']`);
+    if (line) line.focus();
+  };
+  return html`<${Since} s=${s} /><${Log} s=${s} summary=${s.logRound !== null && html`<${RoundSummary} s=${s} round=${s.logRound} id="round-log-summary" onClose=${close} />`} />`;
 }
 
 export function start() {
@@ -362,9 +455,12 @@ export function start() {
   const game = document.getElementById("game");
   game.setAttribute("aria-busy", "false");
   game.replaceChildren();
-  render(html`<${Game} since=${since} />`, game);
+  store.set({ since });
+  render(html`<${Game} />`, game);
   const logRoot = document.getElementById("log-root");
   if (logRoot) { logRoot.replaceChildren(); render(html`<${LogRoot} />`, logRoot); }
+  const helpRoot = document.getElementById("help-root");
+  if (helpRoot) render(html`<${HelpRoot} />`, helpRoot);
   startSocket();
 }
 

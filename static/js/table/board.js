@@ -4,7 +4,8 @@ import { html } from "./ui.js";
 import { Card, CardBack, MiniCards, spoken, faceOf } from "./cards.js";
 import { clockText } from "./clock.js";
 import { aborted } from "./controls.js";
-import { seatName } from "./names.js";
+import { seatName, Breakable } from "./names.js";
+import { Reliability } from "./trust.js";
 
 function Fan({ count }) {
   const shown = Math.min(count, 8);
@@ -34,7 +35,7 @@ export function Seats({ s }) {
           aria-label=${`${seatName(meta, p)}${level ? ` (${aBot(level)})` : ""}${p === mine ? " (you)" : ""}${active ? ", to play" : ""}: ${view.hand_sizes[p]} cards, ${view.total_scores[p]} points`}>
         <div class="seat-name">
           <span class=${`dot ${online}`} title=${online === "bot" ? (level ? aBot(level) : "a bot") : online}></span>
-          <strong>${seatName(meta, p)}</strong>${p === mine ? html` <span class="you">(you)</span><span class="you-short" aria-hidden="true">You</span>` : ""}
+          <strong><${Breakable} name=${seatName(meta, p)} /></strong>${p === mine ? html` <span class="you">(you)</span><span class="you-short" aria-hidden="true">You</span>` : ""}
           ${level ? html` <span class="badge level-badge" title=${`plays at the ${level} level`}>${level}</span>` : ""}
           ${view.dealer_seat === p ? html` <span class="badge dealer" title="dealer">D</span>` : ""}
           ${seat.expelled ? html` <span class="badge" title="a bot plays this seat">bot plays</span>` : ""}
@@ -47,6 +48,7 @@ export function Seats({ s }) {
           ${view.mayi_melds && view.mayi_melds[p] ? html`<div><dt>MAYI</dt><dd>${view.mayi_melds[p]}</dd></div>` : ""}
           ${place ? html`<div><dt>Place</dt><dd>${place}</dd></div>` : over ? "" : html`<div class="f-clock"><dt>Clock</dt><dd class="clock" data-clock=${p}>${clockText(meta, view, p)}</dd></div>`}
           ${seat.missed_turns ? html`<div><dt>Strikes</dt><dd>${seat.missed_turns}</dd></div>` : ""}
+          ${!seat.is_bot && seat.user && p !== mine ? html`<div class="f-rel"><dt>Finishes</dt><dd><${Reliability} position=${p} /></dd></div>` : ""}
         </dl>
       </li>`;
     })}

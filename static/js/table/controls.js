@@ -23,9 +23,7 @@ export function canAnswer(s) {
   const { meta, view } = s;
   const mine = meta.my_seat;
   if (mine === null || view.game_over || aborted(s) || view.hand === null || view.my_answer !== null && view.my_answer !== undefined) return false;
-  if (typeof view.may_answer === "boolean") return view.may_answer; // the engine's word
-  const w = view.buy_window;
-  return w ? w.waiting.includes(mine) : view.active_seat !== mine && Boolean(view.discard_top) && view.phase === "draw";
+  return view.may_answer === true; // the engine's word (engine/view.py)
 }
 
 // The status bar: one sentence saying what to do now.
@@ -152,7 +150,7 @@ export function Staging({ s, meter }) {
   </div>`;
 }
 
-export function Actions({ s, act, layDown }) {
+export function Actions({ s, act, layDown, meter }) {
   const { meta, view } = s;
   const mine = meta.my_seat;
   const turn = myTurn(s);
@@ -181,7 +179,10 @@ export function Actions({ s, act, layDown }) {
           ${choices.map((c, i) => b("lay_down", `Lay down as ${c.text}`, () => layDown(c), { "data-contract": String(i) }))}
         </span>`);
       } else {
-        out.push(bs("lay_down", short("Lay down", " contract"), () => layDown(null), { "aria-keyshortcuts": "L" }));
+        // The server's check already says the selection is not the contract (the meter above
+        // the hand): the button waits until it is, rather than inviting a refusal.
+        const notYet = Boolean(meter && !meter.complete);
+        out.push(bs("lay_down", short("Lay down", " contract"), () => layDown(null), { "aria-keyshortcuts": "L", "aria-describedby": "contract-meter", ...(notYet ? { disabled: true } : {}) }));
       }
     }
     out.push(bs("discard", short("Discard", " selected"), () => {

@@ -142,12 +142,13 @@ export function Hand({ s, order, meldOf, groupEnds, onReorder, onDrop }) {
       const selected = s.selected.includes(c);
       const kind = meldOf ? meldOf.get(c) : null;
       const cls = ["hand-card", selected ? "selected" : "", last.has(c) ? "last-drawn" : "", kind ? `in-${kind}` : "", groupEnds && groupEnds.has(c) ? "group-end" : ""].join(" ");
-      const label = `${spoken(c, faces)}${kind ? `, in a ${kind}` : ""}${last.has(c) ? ", just drawn" : ""}`;
+      const label = `${spoken(c, faces)}${kind ? `, in a ${kind}` : ""}${last.has(c) ? ", new (just drawn)" : ""}`;
       return html`<button key=${c} type="button" class=${cls} data-card=${c} aria-pressed=${selected ? "true" : "false"}
           aria-label=${label} tabindex=${c === focus ? 0 : -1}
           onClick=${onClick} onPointerDown=${onPointerDown} onPointerMove=${onPointerMove}
           onPointerUp=${onPointerUp} onPointerCancel=${onPointerUp} onFocus=${() => setFocusId(c)}>
         <${Card} id=${c} faces=${faces} hidden=${true} />
+        ${last.has(c) ? html`<span class="new-tag" aria-hidden="true">new</span>` : ""}
       </button>`;
     })}
   </div>`;

@@ -85,6 +85,10 @@ export function Help({ view, open, onClose, fourColour, setFourColour, notify, s
     <dl class="shortcuts">${SHORTCUTS.map(([k, t]) => html`<div key=${k}><dt><kbd>${k}</kbd></dt><dd>${t}</dd></div>`)}</dl>
     <h3>Options</h3>
     ${standard && html`<label><input type="checkbox" id="four-colour" checked=${fourColour} onChange=${(e) => setFourColour(e.currentTarget.checked)} /> Four-colour suits</label>`}
-    <label><input type="checkbox" id="notify" checked=${notify} onChange=${(e) => setNotify(e.currentTarget.checked)} /> Notify me when it is my turn (browser notification)</label>
+    <label><input type="checkbox" id="notify" checked=${notify} onChange=${async (e) => {
+      // A refused permission leaves the box off: the DOM follows even when the state did not change.
+      const box = e.currentTarget;
+      box.checked = await setNotify(box.checked);
+    }} /> Notify me when it is my turn or a “May I?” offer waits on me (browser notification)</label>
   </div>`;
 }

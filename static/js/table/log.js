@@ -4,7 +4,8 @@
 import { html } from "./ui.js";
 import { MiniCards, faceOf } from "./cards.js";
 import { seatName, possessive } from "./names.js";
-import { loadOlderLog } from "./state.js";
+import { loadOlderLog, store } from "./state.js";
+import { linesNewestFirst } from "../log-order.js";
 
 const C = (ids) => ({ cards: Array.isArray(ids) ? ids : [ids] });
 
@@ -53,7 +54,8 @@ export function eventParts(e, meta, melds) {
     case "went_out": return [`${w(e.seat)} went out!`];
     case "round_started": return [`Round ${e.round} begins; ${e.dealer === meta.my_seat ? "you deal" : `${seatName(meta, e.dealer)} deals`}, ${e.active === meta.my_seat ? "you play" : `${seatName(meta, e.active)} plays`} first`];
     case "round_ended":
-      return [e.went_out === null || e.went_out === undefined ? `Round ${e.round} ended with nobody out` : `Round ${e.round} ended: ${who(meta, e.went_out)} went out`];
+      // A button: it opens how the round ended (store.logRound, app.js LogRoot).
+      return [{ roundEnd: e.round, text: e.went_out === null || e.went_out === undefined ? `Round ${e.round} ended with nobody out` : `Round ${e.round} ended: ${who(meta, e.went_out)} went out` }];
     case "game_over": {
       const winners = (e.places || []).map((p, s) => (p === 1 ? seatName(meta, s) : null)).filter((x) => x !== null);
       return [`Game over: ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}`];
@@ -98,37 +100,59 @@ export function entryLines(entry, meta, melds) {
 }
 
 export function partsText(parts, faces) {
-  return parts.map((p) => (typeof p === "string" ? p : p.cards.map((c) => (faceOf(c, faces) || {}).label).join(" "))).join(" ");
+  return parts.map((p) => (typeof p === "string" ? p : p.cards ? p.cards.map((c) => (faceOf(c, faces) || {}).label).join(" ") : p.text)).join(" ");
 }
 
-function Line({ parts, faces }) {
-  return html`${parts.map((p, i) => (typeof p === "string" ? `${i ? " " : ""}${p}` : html` <${MiniCards} ids=${p.cards} faces=${faces} />`))}`;
+function openRound(round) {
+  store.set({ logRound: round });
+  requestAnimationFrame(() => { const el = document.getElementById("round-log-summary"); if (el) el.focus(); });
 }
 
-export function Log({ s }) {
+export function Line({ parts, faces }) {
+  return html`${parts.map((p, i) => (typeof p === "string" ? `${i ? " " : ""}${p}`
+    : p.cards ? html` <${MiniCards} ids=${p.cards} faces=${faces} />`
+      : html`<button type="button" class="link round-end-line" data-round-end=${p.roundEnd} aria-haspopup="true" onClick=${() => openRound(p.roundEnd)}>${p.text}</button>`))}`;
+}
+
+export function Log({ s, summary }) {
   const { meta, view } = s;
   const faces = { ...(s.logFaces || {}), ...view.faces };
-  if (!s.hasDeltalog) {
-    return html`<section class="panel log-panel" aria-labelledby="log-title">
-      <h2 id="log-title">Log</h2>
-      <ol id="log" class="log">${s.legacyLog.map((t, i) => html`<li key=${i}>${t}</li>`)}</ol>
-      ${!s.legacyLog.length && html`<p class="hint" id="log-empty">What happens at the table appears here as it happens.</p>`}
-    </section>`;
-  }
-  const items = [];
   const melds = meldsAt(s.log);
-  for (let i = s.log.length - 1; i >= 0; i--) {
-    const entry = s.log[i];
+  const linesOf = (entry) => {
     const known = melds.get(entry.seq);
-    const lines = entryLines(entry, meta, known && known.size ? known : view.melds);
-    lines.forEach((parts, j) => items.push(html`<li key=${`${entry.seq}.${j}`} data-seq=${entry.seq} class=${entry.seat === meta.my_seat ? "mine" : ""}>
+    return entryLines(entry, meta, known && known.size ? known : view.melds);
+  };
+  // Newest first throughout (static/js/log-order.js): the newest move, and its newest event.
+  const items = linesNewestFirst(s.log, linesOf).map(({ entry, line: parts, index: j }) => html`<li key=${`${entry.seq}.${j}`} data-seq=${entry.seq} class=${entry.seat === meta.my_seat ? "mine" : ""}>
       <${Line} parts=${parts} faces=${faces} />${entry.by_bot && entry.seat !== null && !(meta.seats.find((x) => x.position === entry.seat) || {}).is_bot ? html` <span class="hint">(bot)</span>` : ""}
-    </li>`));
-  }
+    </li>`);
   return html`<section class="panel log-panel" aria-labelledby="log-title">
     <h2 id="log-title">Log</h2>
+    ${summary || ""}
     <ol id="log" class="log" tabindex="0" aria-label="Game log, newest first">${items}</ol>
     ${!items.length && html`<p class="hint" id="log-empty">What happens at the table appears here as it happens.</p>`}
     ${!s.logDone && html`<button type="button" class="link" id="log-older" onClick=${loadOlderLog}>Show earlier moves</button>`}
   </section>`;
+}
+
+// An answer to "May I?" that reached the server after its offer moved on (a 409 with the
+// moves since the version I had): what happened, in words, from those moves.
+export function staleAnswerText(entries, card, s) {
+  const { meta } = s;
+  const faces = { ...(s.logFaces || {}), ...(s.view ? s.view.faces : {}) };
+  const label = card ? (faceOf(card, faces) || {}).label : null;
+  const it = label || "the card";
+  let timer = false;
+  for (const entry of (entries || []).slice().sort((a, b) => a.seq - b.seq)) {
+    for (const e of entry.events || []) {
+      if (e.type === "window_timer" && (!card || e.card === card)) timer = true;
+      if (e.type === "bought" && (!card || e.card === card)) return `${who(meta, e.seat)} bought ${it} first.`;
+      if (e.type === "drew" && e.source === "discard" && (!card || e.card === card)) return `${who(meta, e.seat)} took ${it} from the discard pile first.`;
+      if (e.type === "window_closed" && (e.buyer === null || e.buyer === undefined) && (!card || e.card === card)) {
+        return timer ? `The window's time ran out: nobody bought ${it}.` : `The window closed: nobody bought ${it}.`;
+      }
+      if (e.type === "round_ended") return `Round ${e.round} ended before your answer arrived.`;
+    }
+  }
+  return `The offer of ${it} moved on before your answer arrived: look again.`;
 }

@@ -1,3 +1,5 @@
+import { html } from "./ui.js";
+
 // Who sits where, in words.
 export function seatName(meta, pos) {
   const seat = meta && meta.seats.find((s) => s.position === pos);
@@ -11,4 +13,12 @@ export function possessive(meta, pos, mine) {
 export function listOf(names) {
   if (names.length < 2) return names.join("");
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// A name that may wrap only where it reads well: after "_", "-" or "." and between a lower-case
+// letter and a capital ("ana_" / "plays", "bob_the_" / "builder"), never in the middle of a
+// word ("ana_play" / "s").
+export function Breakable({ name }) {
+  const parts = String(name).split(/(?<=[_.-])|(?<=[a-z])(?=[A-Z])/);
+  return html`${parts.map((p, i) => (i ? html`<wbr />${p}` : p))}`;
 }

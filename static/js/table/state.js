@@ -2,7 +2,6 @@
 // entries gathered from the server's deltalog, and what only this browser knows (selection,
 // staged groups, the last card drawn). Versions keep it right: older or equal payloads are
 // ignored, and a frame more than one version ahead is followed by a fresh GET.
-import { seatName } from "./names.js";
 import { createStore } from "./ui.js";
 
 const root = document.getElementById("table");
@@ -31,14 +30,15 @@ export const store = createStore({
   logOldest: null, // the smallest seq we hold; older pages come from GET .../log?before=
   logDone: false, // the first move is in hand
   logFaces: {}, // how to draw the cards the log names (each entry's `faces`)
-  legacyLog: [], // lines guessed from two views, only while the server sends no deltalog
-  hasDeltalog: false,
   selected: [],
   staged: [],
   lastDrawn: [],
   error: "",
   notice: "",
   pending: false,
+  help: false, // the "?" panel is open
+  logRound: null, // the round whose end the log shows (a "Round N ended" line clicked)
+  since: null, // "Since you last looked": the others' moves I have not seen on any device
 });
 
 const listeners = [];
@@ -105,11 +105,9 @@ export function apply(payload, source) {
   } else if (prevHand) {
     lastDrawn = [];
   }
-  const hasDeltalog = before.hasDeltalog || Array.isArray(payload.log);
   const log = mergeLog(before.log, payload.log);
   // A page just opened (or reloaded) marks the cards of my last draw or buy of this round.
   if (!prevHand && view && view.hand) lastDrawn = drawnInLog(log, payload.table.my_seat, inHand);
-  const legacyLog = hasDeltalog || !before.view ? before.legacyLog : describeChange(before, payload).concat(before.legacyLog).slice(0, 30);
   store.set({
     meta: payload.table,
     view,
@@ -120,8 +118,6 @@ export function apply(payload, source) {
     // The first payload (the page's) carries the table's last moves: none at all means there
     // are none, and "Show earlier moves" would have nothing to show.
     logDone: before.logDone || (log.length > 0 && log[0].seq <= 1) || (before.meta === null && Array.isArray(payload.log) && !payload.log.length),
-    hasDeltalog,
-    legacyLog,
     selected: before.selected.filter((c) => inHand.has(c)),
     staged: before.staged.map((g) => g.filter((c) => inHand.has(c))).filter((g) => g.length),
     lastDrawn,
@@ -134,7 +130,9 @@ export function apply(payload, source) {
 
 export async function refetch() {
   try {
-    const response = await fetch(`/api/tables/${tableId}`, { credentials: "same-origin" });
+    // A tab in the background reads the table without looking at it ("since you last looked").
+    const hidden = document.visibilityState === "visible" ? "" : "?hidden=1";
+    const response = await fetch(`/api/tables/${tableId}${hidden}`, { credentials: "same-origin" });
     if (response.ok) apply(await response.json(), "get");
   } catch (e) { /* offline: the socket will re-sync */ }
 }
@@ -142,7 +140,7 @@ export async function refetch() {
 // Older moves, a page at a time (GET /api/tables/<id>/log?before=<seq>).
 export async function loadOlderLog() {
   const s = store.get();
-  if (s.logDone || !s.hasDeltalog) return;
+  if (s.logDone) return;
   const before = s.logOldest === null ? s.version + 1 : s.logOldest;
   try {
     const response = await fetch(`/api/tables/${tableId}/log?before=${before}`, { credentials: "same-origin" });
@@ -161,30 +159,4 @@ export async function loadOlderLog() {
 
 export function initialPayload() {
   return embedded ? JSON.parse(embedded.textContent) : null;
-}
-
-// ---- only while the server sends no deltalog: lines guessed from two views ---------------
-function describeChange(before, payload) {
-  const a = before.view, b = payload.view, m = payload.table;
-  const out = [];
-  if (!a || !b) return out;
-  const name = (p) => seatName(m, p);
-  if (b.round !== a.round) out.push(`Round ${a.round} ended; round ${b.round} begins.`);
-  if (b.round === a.round) {
-    if (a.phase === "draw" && b.phase !== "draw" && a.active_seat === b.active_seat) out.push(`${name(a.active_seat)} drew a card.`);
-    const wa = a.buy_window, wb = b.buy_window;
-    if (wa && wb && wa.card === wb.card) {
-      wb.passed.filter((x) => !wa.passed.includes(x)).forEach((x) => out.push(`${name(x)} said no thanks.`));
-      wb.claimed.filter((x) => !wa.claimed.includes(x)).forEach((x) => out.push(`${name(x)} said “May I?”.`));
-    }
-    if (!a.my_answer && b.my_answer) out.push(`You said ${b.my_answer === "may_i" ? "“May I?”" : "no thanks"}.`);
-    b.buys_used.forEach((n, s) => { if (n > a.buys_used[s]) out.push(`${name(s)} said “May I?” and bought a card.`); });
-    if (b.melds.length > a.melds.length) {
-      new Set(b.melds.slice(a.melds.length).map((x) => x.owner)).forEach((o) => out.push(`${name(o)} laid melds down.`));
-    }
-    if (b.discard_size > a.discard_size && b.discard_top) out.push(`${name(a.active_seat)} discarded ${b.faces[b.discard_top] ? b.faces[b.discard_top].label : ""}.`);
-  }
-  if (b.game_over && !a.game_over) out.push("Game over.");
-  else if (b.active_seat !== a.active_seat && b.active_seat !== null) out.push(`${name(b.active_seat)}'s turn.`);
-  return out.reverse();
 }

@@ -1,8 +1,8 @@
-"""The frozen baseline bots: ``heuristic`` (the only bot before the levels of ``bots.py``) and
+"""The frozen baseline bots: ``heuristic`` (the only bot before the levels of ``bots/__init__.py``) and
 ``random`` (uniform among legal actions).
 
 Kept unchanged so that ``bench/bots.py`` measures the levels against the same opponent in every
-session, and tests that replay its decisions stay exact. Do not tune it: tune ``bots.py``.
+session, and tests that replay its decisions stay exact. Do not tune it: tune the levels (``bots/__init__.py``).
 Both are deterministic given the state, and read only what the seat may know (its own hand, the
 table, the discard pile's top, the window).
 """
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from .cards import WILD_RANK, Parsed, card_set_of, every_card_id, parse_card
-from .legal import (
+from ..cards import WILD_RANK, Parsed, card_set_of, every_card_id, parse_card
+from ..legal import (
     can_answer,
     contract_melds,
     lay_off_options,
@@ -22,11 +22,11 @@ from .legal import (
     mayi_candidates,
     swap_options,
 )
-from .rng import SeededStream
-from .scoring import PENALTY_TABLES
-from .state import State, ruleset_of
-from .table import layoff_ends
-from .turns import swapped_in_hand
+from ..rng import SeededStream
+from ..scoring import PENALTY_TABLES
+from ..state import State, ruleset_of
+from ..table import layoff_ends
+from ..turns import swapped_in_hand
 
 
 def choose_action(state: State, seat: int, policy: str = "heuristic") -> dict | None:
@@ -129,10 +129,6 @@ def _easy_swap(state: State, seat: int) -> dict | None:
         if not any(layoff_ends(m, option["card"]) for m in state["melds"]):
             return option
     return None
-
-
-def _penalty(state: State, card: str) -> int:
-    return PENALTY_TABLES[ruleset_of(state).penalties](parse_card(card))
 
 
 def _needs(state: State, seat: int) -> tuple[int, int]:

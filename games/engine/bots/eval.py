@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
-from .cards import WILD_RANK, parse_card
+from ..cards import WILD_RANK, parse_card
 
 Cell = tuple[int, str]  # (rank, suit); (rank, "") any card of that number; (0, "?") a wild
 WILD_CELL: Cell = (WILD_RANK, "?")

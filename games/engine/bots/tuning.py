@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .rulesets import RuleSet
+from ..rulesets import RuleSet
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Tuning:
     out_w2: float = 0.3  # ... and for the rest
     extra_cap: int = 2  # no cap on buys: the most extra cards a buyer holds
     stock_pace: float = 1.5  # cards drawn from the stock per turn (buys and MAYI melds too)
-    # How near the round's end is (0..1, see bot_strong.urgency) when another seat is down
+    # How near the round's end is (0..1, see strong.urgency) when another seat is down
     # with 1, 2 or 3 cards (more: 0).
     urgency_left: tuple[float, ...] = (1.0, 0.8, 0.5)
     # With the round's end near (urgency 0.3 or more), still buy a card that completes the

@@ -5,7 +5,7 @@ pile (every discard was seen by all), and the public history of the round (``tak
 cards each seat took from the pile, by drawing or buying). It never reads another hand or
 the stock, so a bot built on it decides the same way however the hidden cards lie.
 
-How far a hand is from the contract is :mod:`bot_eval`'s business.
+How far a hand is from the contract is :mod:`eval`'s business.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import WILD_RANK, parse_card
-from .rulesets import RuleSet
-from .scoring import PENALTY_TABLES
-from .state import State, ruleset_of
+from ..cards import WILD_RANK, parse_card
+from ..rulesets import RuleSet
+from ..scoring import PENALTY_TABLES
+from ..state import State, ruleset_of
 
 Cell = tuple[int, str]  # (position 1..top, letter)
 

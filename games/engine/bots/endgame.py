@@ -10,11 +10,11 @@ for the hand to go out. Used by the ``normal`` and ``strong`` levels.
 
 from __future__ import annotations
 
-from .cards import parse_card
-from .legal import lay_off_options
-from .scoring import PENALTY_TABLES
-from .state import State, ruleset_of
-from .table import Meld, fitting, lay_off_on, layoff_ends
+from ..cards import parse_card
+from ..legal import lay_off_options
+from ..scoring import PENALTY_TABLES
+from ..state import State, ruleset_of
+from ..table import Meld, fitting, lay_off_on, layoff_ends
 
 
 def last_card_rule(state: State) -> bool:

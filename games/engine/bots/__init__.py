@@ -1,24 +1,29 @@
-"""Bots at three levels, ``easy``, ``normal`` and ``strong``, plus the frozen baselines.
+"""Bots at four levels, ``easy``, ``normal``, ``strong`` and ``expert``, plus the frozen
+baselines.
 
 ``choose_action(state, seat, level)`` is what the platform calls for a bot seat, and for a seat
-whose clock ran out (``normal`` unless the table chose another level). Every level is
+whose clock ran out (``normal`` unless the table chose another of ``TIMEOUT_LEVELS``: never
+``expert``, which searches for up to a fifth of a second a decision). Every level is
 deterministic given the state (its randomness is seeded from the seed, the seat and the move
 count), so replays stay exact, and every level decides from what its seat may know: its own
-hand, the table, the discard pile and the public history of pick-ups (``bot_plan.knowledge``).
+hand, the table, the discard pile and the public history of pick-ups (``plan.knowledge``).
 
-- ``strong`` plans (``bot_strong``): it measures a hand by the cards it still needs for this
-  round's contract and the live copies of those that would bring it nearer (``bot_eval``),
+- ``expert`` searches (``expert``): at its draws and discards it plays the strong bot's
+  choice and its next-best ones out to the round's end on determinizations of the cards its
+  seat cannot see (``playout``, ``search``), and makes the best on average.
+- ``strong`` plans (``strong``): it measures a hand by the cards it still needs for this
+  round's contract and the live copies of those that would bring it nearer (``eval``),
   values MAYI meld chances, takes and buys only when the card adds more than it costs, does
   not feed the seats that collect a card's number or letter, and sheds its dearest cards when
   someone is close to going out.
-- ``normal`` is the heuristic that was the site's only bot (``bots_baseline``) with four
+- ``normal`` is the heuristic that was the site's only bot (``baseline``) with four
   changes (it buys as the heuristic does: not buying when the stock ran short cost it about
   13 points a game against three baselines). In bga's long contracts (ten cards or more: rounds 5 to 7) it keeps a MAYI meld
   for after its lay-down until another seat has drawn replacements this round, as ``strong``
-  does (``bot_strong.makes_mayi_meld``): four bots that all melded at once drew 40 of the
+  does (``strong.makes_mayi_meld``): four bots that all melded at once drew 40 of the
   stock's cards as replacements and ran it dry before anyone was out. It plays bga's round 7
   out like ``strong``. In bga, as the round's end nears (another seat down with few cards,
-  or the stock running out for good: ``bot_strong.urgency``), its discard weighs the cards'
+  or the stock running out for good: ``strong.urgency``), its discard weighs the cards'
   penalties. And where no lay-off is allowed on the lay-down turn (the variants), once another
   seat is down it sheds dear cards sooner, and once down itself it keeps the cards it will
   lay off next turn.
@@ -27,27 +32,30 @@ hand, the table, the discard pile and the public history of pick-ups (``bot_plan
   bought seldom got down in rounds 6 and 7 (15% of rounds with nobody out). It does not
   shed as ``normal`` does when the round's end nears (four easy bots that did ended 5% of
   bga rounds with nobody out).
-- ``baseline`` (alias ``heuristic``) and ``random`` are ``bots_baseline`` unchanged: the
+- ``baseline`` (alias ``heuristic``) and ``random`` are ``baseline`` unchanged: the
   yardsticks of ``bench/bots.py`` and of tests that replay their decisions.
 """
 
 from __future__ import annotations
 
-from . import bots_baseline as baseline
-from .bot_endgame import endgame_step, last_card_rule
-from .bot_plan import penalty_of
-from .bot_strong import makes_mayi_meld, strong_action, urgency
-from .bots_baseline import fallback_action
-from .cards import is_wild_card
-from .legal import contract_melds, lay_offs_allowed
-from .rng import SeededStream
-from .state import State, ruleset_of
-from .table import layoff_ends
-from .turns import swapped_in_hand
+from ..cards import is_wild_card
+from ..legal import contract_melds, lay_offs_allowed
+from ..rng import SeededStream
+from ..state import State, ruleset_of
+from ..table import layoff_ends
+from ..turns import swapped_in_hand
+from . import baseline
+from .baseline import fallback_action
+from .endgame import endgame_step, last_card_rule
+from .expert import expert_action
+from .plan import penalty_of
+from .strong import makes_mayi_meld, strong_action, urgency
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "choose_action", "fallback_action"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "TIMEOUT_LEVELS", "choose_action", "fallback_action"]
 
-LEVELS = ("easy", "normal", "strong")
+LEVELS = ("easy", "normal", "strong", "expert")
+# The levels that may play a timed-out turn: fast enough for the clock's transaction.
+TIMEOUT_LEVELS = ("easy", "normal", "strong")
 DEFAULT_LEVEL = "normal"
 _BASELINES = {"heuristic": "heuristic", "baseline": "heuristic", "random": "random"}
 
@@ -67,6 +75,8 @@ def choose_action(state: State, seat: int, level: str = DEFAULT_LEVEL) -> dict |
         return _normal_action(state, seat)
     if level == "strong":
         return strong_action(state, seat)
+    if level == "expert":
+        return expert_action(state, seat)
     if level == "easy":
         return _easy_action(state, seat)
     raise ValueError(f"unknown bot level {level!r}")
@@ -147,7 +157,7 @@ def holds_mayi_meld(state: State, seat: int) -> bool:
     """Does ``normal`` keep the MAYI meld it holds for after its lay-down? Only before the
     lay-down (a meld then draws four replacement cards from the stock), in a contract of ten
     cards or more, and while no other seat has drawn replacements this round
-    (``bot_strong.makes_mayi_meld``). Four normal bots that melded at once ran the stock dry
+    (``strong.makes_mayi_meld``). Four normal bots that melded at once ran the stock dry
     in 17% of bga rounds, mostly in rounds 6 and 7; holding back in every round ended them
     but lost to three baselines (the meld's cards block a lay-down of the dealt size), so it
     holds back where the rounds ran dry, and melds once another seat drains the stock anyway."""
@@ -160,7 +170,7 @@ def holds_mayi_meld(state: State, seat: int) -> bool:
 
 def _urgent_discard(state: State, seat: int, card: str) -> str:
     """The discard of a seat not down yet where lay-offs are allowed on the lay-down turn
-    (bga): the heuristic's ``card``, but as the round's end nears (``bot_strong.urgency``:
+    (bga): the heuristic's ``card``, but as the round's end nears (``strong.urgency``:
     another seat down with few cards, or a stock that cannot be rebuilt again running out) a
     penalty point weighs up to ``URGENT_SHED`` card values. Against three baselines, whose
     tables end bga's rounds 6 and 7 with nobody out seven times in ten, the hand left then is
@@ -214,7 +224,8 @@ def _heuristic_keeping_meld(state: State, seat: int, meld: list[str]) -> dict:
         top = state["discard"][-1] if state["discard"] else None
         # Weighed without the meld's cards, like the discard: a card taken only to be
         # discarded again would go round the table for ever (seen with four easy bots).
-        kept = {**state, "hands": _with_hand(state, seat, meld)}
+        kept = state.copy()
+        kept["hands"] = _with_hand(state, seat, meld)
         if top is not None and baseline._wants_card(kept, seat, top, knobs):
             return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}

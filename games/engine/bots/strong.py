@@ -1,6 +1,6 @@
-"""The ``strong`` bot: it plans from its seat's knowledge (``bot_plan.knowledge``).
+"""The ``strong`` bot: it plans from its seat's knowledge (``plan.knowledge``).
 
-- It measures a hand by :func:`bot_eval.analyse`: the fewest cards it still needs for this
+- It measures a hand by :func:`eval.analyse`: the fewest cards it still needs for this
   round's contract (books and runs, wilds where they may go) and the live copies of the cards
   that would bring it nearer (those it has not seen on the table, in the pile or taken by
   another seat).
@@ -12,12 +12,12 @@
   card (rook) it also takes a discard that only adds outs, unless the stock's card (an out
   as often as the hand's live outs say) is worth more; it buys up to four cards over the
   deal, and with the round's end near still buys a card that completes its contract when it
-  has a turn to come (``bot_tuning``).
+  has a turn to come (``tuning``).
 - Once down it lays off its dearest cards first, then discards the dearest card nobody's
   meld will take, keeping those one place from a run's end.
 - When someone is close to going out, or the stock may run out for good, the hand's penalty
   weighs more than its plans. How close a down seat is, by the cards it holds, is the
-  tuning's (``bot_tuning``): with no lay-off on the lay-down turn (petras, classic, rook)
+  tuning's (``tuning``): with no lay-off on the lay-down turn (petras, classic, rook)
   it counts little until one card is left, since each card beyond the last needs a turn.
 - A MAYI meld (bga) is made at once when down; before, it draws four replacement cards from
   the stock, and it waits until another seat has drawn some this round
@@ -28,16 +28,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import bots_baseline as baseline
-from .bot_endgame import endgame_step, last_card_rule
-from .bot_eval import Analysis, Cell, analyse, expand_outs, hand_key, mayi_chances
-from .bot_plan import Knowledge, knowledge, penalty_of
-from .bot_tuning import tuning_for
-from .cards import WILD_RANK, is_wild_card, parse_card
-from .legal import can_answer, contract_melds, lay_off_options, mayi_candidates
-from .state import State, ruleset_of
-from .table import layoff_ends
-from .turns import swapped_in_hand
+from ..cards import WILD_RANK, is_wild_card, parse_card
+from ..legal import can_answer, contract_melds, lay_off_options, mayi_candidates
+from ..state import State, ruleset_of
+from ..table import layoff_ends
+from ..turns import swapped_in_hand
+from . import baseline
+from .endgame import endgame_step, last_card_rule
+from .eval import Analysis, Cell, analyse, expand_outs, hand_key, mayi_chances
+from .plan import Knowledge, knowledge, penalty_of
+from .tuning import tuning_for
 
 
 def strong_action(state: State, seat: int) -> dict | None:
@@ -85,7 +85,7 @@ def strong_action(state: State, seat: int) -> dict | None:
 
 # Keeping every MAYI meld for after the lay-down lost most of the wins against three baselines,
 # which drain the stock anyway: makes_mayi_meld holds one back only when no other seat drew
-# replacements more often. The weights are bot_tuning's, per kind of ruleset.
+# replacements more often. The weights are tuning's, per kind of ruleset.
 
 
 # -- measuring a hand --------------------------------------------------------------------------

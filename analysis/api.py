@@ -3,6 +3,7 @@ for it): thin, each calls one service."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -13,10 +14,12 @@ from pydantic import Field
 from accounts.requests import ApiRequest
 from accounts.tokens import token_user
 from games.api_schemas import ErrorOut
+from games.engine import RULESETS
 from games.services import ServiceError
 from mayi_site.ratelimits import check
+from stats.selectors import ALL, PlayerHidden, PlayerNotFound, visible_player
 
-from . import services
+from . import selectors, services
 from .models import Decision
 
 router = Router(tags=["tables"])
@@ -125,3 +128,94 @@ def table_analysis_request(request: ApiRequest, table_id: int) -> Status:
     check("analysis", user=request.auth, message="you asked for many analyses")
     read = services.analysis_request(table_id=table_id, user=request.auth)
     return Status(200 if read.ready else 202, analysis_out(read))
+
+
+KindName = Literal["draw", "buy", "discard", "lay_down", "lay_off"]
+
+
+class KindFiguresOut(Schema):
+    kind: KindName
+    decisions: int
+    cost: float | None = Field(description="the average cost of these decisions (null: none)")
+    wrong: int = Field(description="how many were not the best")
+
+
+class RulesetFiguresOut(Schema):
+    ruleset: str
+    decisions: int
+    cost: float | None = Field(description="the average cost per decision, in penalty points")
+    wrong: int = Field(description="decisions that were not the best")
+    wrong_share: float | None
+    blunders: int
+    kinds: list[KindFiguresOut]
+
+
+class PatternOut(Schema):
+    kind: KindName
+    pattern: str = Field(description="what the choice made and the best had in common, in words")
+    times: int
+    cost: float = Field(description="the average cost of these decisions")
+
+
+class GameFiguresOut(Schema):
+    table: int
+    ended: datetime | None
+    ruleset: str
+    public: bool
+    decisions: int
+    cost: float = Field(description="the average cost of the player's decisions in that game")
+    serious: int = Field(description="mistakes and blunders")
+
+
+class PlayerAnalysisOut(Schema):
+    username: str
+    scope: str = Field(description="the ruleset the figures cover, or all")
+    rulesets: list[RulesetFiguresOut] = Field(description="the most analysed ruleset first")
+    patterns: list[PatternOut] = Field(description="the decisions most often not the best")
+    games: list[GameFiguresOut] = Field(description="the last analysed games, oldest first")
+
+
+@router.get(
+    "/players/{username}/analysis",
+    response={200: PlayerAnalysisOut, **ERRORS},
+    auth=None,
+    tags=["players"],
+    url_name="player_analysis",
+)
+def player_analysis(request: HttpRequest, username: str, ruleset: str = ALL) -> dict[str, Any]:
+    """The statistics page's "Decisions" section as JSON: a player's analysed decisions, per
+    ruleset and by kind, the mistakes they make most often, and game by game. Readable by
+    whoever may read their statistics (404 ``player_not_found``, 403 ``stats_hidden``);
+    ``ruleset`` one of the rulesets, else every one."""
+    try:
+        player = visible_player(username=username, viewer=reader(request))
+    except PlayerNotFound as exc:
+        raise ServiceError(str(exc), code="player_not_found", status=404) from None
+    except PlayerHidden as exc:
+        raise ServiceError(str(exc), code="stats_hidden", status=403) from None
+    scope = ruleset if ruleset in RULESETS else ALL
+    figures = selectors.player_decisions(user=player, scope=scope)
+    return {
+        "username": player.get_username(),
+        "scope": scope,
+        "rulesets": [
+            {
+                "ruleset": r.ruleset,
+                "decisions": r.decisions,
+                "cost": r.cost,
+                "wrong": r.wrong,
+                "wrong_share": r.wrong_share,
+                "blunders": r.blunders,
+                "kinds": [
+                    {"kind": k.kind, "decisions": k.decisions, "cost": k.cost, "wrong": k.wrong}
+                    for k in r.kinds
+                ],
+            }
+            for r in figures["rulesets"]
+        ],
+        "patterns": [
+            {"kind": p["kind"], "pattern": p["pattern"], "times": p["n"], "cost": p["mean"]}
+            for p in figures["patterns"]
+        ],
+        "games": figures["games"],
+    }

@@ -151,14 +151,11 @@ def aborted_games(user: User, limit: int = 20) -> list[dict[str, Any]]:
     return out
 
 
-def player_stats(
-    *, username: str, viewer: User | AnonymousUser, ruleset: str = ALL, history_page: int = 1
-) -> dict[str, Any]:
-    """Everything the statistics page and ``GET /api/players/<username>/stats`` show; the
-    finished games ``HISTORY_LIMIT`` to a page, newest first (``history_page`` 1).
-
-    Raises PlayerNotFound, or PlayerHidden when the player hides their page from ``viewer``.
-    """
+def visible_player(*, username: str, viewer: User | AnonymousUser) -> User:
+    """The player whose statistics ``viewer`` may read (the page, its JSON, the analysis of
+    their decisions), with their profile. Raises PlayerNotFound, or PlayerHidden when they
+    hide their statistics from ``viewer``; a moderator's read of a hidden page is announced
+    (``hidden_stats_read``: moderation audits it)."""
     user_model = get_user_model()
     try:
         user = user_model.objects.select_related("profile").get(username=username)
@@ -167,11 +164,24 @@ def player_stats(
     profile = getattr(user, "profile", None)
     if hidden_for(profile, user, viewer):
         raise PlayerHidden(f"{username} keeps their statistics private")
+    if bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != user.pk:
+        hidden_stats_read.send(sender=player_stats, viewer=viewer, owner=user)
+    return user
+
+
+def player_stats(
+    *, username: str, viewer: User | AnonymousUser, ruleset: str = ALL, history_page: int = 1
+) -> dict[str, Any]:
+    """Everything the statistics page and ``GET /api/players/<username>/stats`` show; the
+    finished games ``HISTORY_LIMIT`` to a page, newest first (``history_page`` 1).
+
+    Raises PlayerNotFound, or PlayerHidden when the player hides their page from ``viewer``.
+    """
+    user = visible_player(username=username, viewer=viewer)
+    profile = getattr(user, "profile", None)
     moderator_view = (
         bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != user.pk
     )
-    if moderator_view:
-        hidden_stats_read.send(sender=player_stats, viewer=viewer, owner=user)
 
     rows = {r.ruleset: r.data for r in PlayerStats.objects.filter(user=user)}
     ratings = {r.ruleset: r for r in Rating.objects.filter(user=user)}
@@ -269,8 +279,10 @@ def player_stats(
 
     h2h = figures.pop("h2h")
     names = {}
-    for pk, name, hides in user_model.objects.filter(pk__in=[int(k) for k in h2h]).values_list(
-        "pk", "username", "profile__stats_hidden"
+    for pk, name, hides in (
+        get_user_model()
+        .objects.filter(pk__in=[int(k) for k in h2h])
+        .values_list("pk", "username", "profile__stats_hidden")
     ):
         names[pk] = name
         if hides and pk != viewer_id:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import time
 import uuid
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ import pytest
 from django.test import Client, TestCase
 from django.utils import timezone
 
+from accounts.models import Profile
 from analysis import run, services
 from analysis.models import Decision, GameAnalysis
 from games import engine
@@ -543,6 +545,44 @@ def test_the_stats_page_shows_the_decisions_and_a_button_to_ask(
     assert sent == [other.pk]
     assert f"Game #{other.pk} will be analysed shortly" in response.content.decode()
     assert "being analysed" in page.get("/players/alice/").content.decode()
+
+
+def test_the_stats_pages_decisions_as_json_with_the_pages_numbers(
+    alice, bob, fake_engine, sent, waiting, played
+):
+    waiting["n"] = 1000
+    analysed = played(alice, [], bots=2, seed="analysis-json-1")
+    services.analysis_request(table_id=analysed.pk, user=alice)
+    analyse_all(analysed.pk)
+    mine = Decision.objects.filter(user=alice)
+    reader = Client()
+    reader.force_login(bob)
+    body = reader.get("/api/players/alice/analysis").json()
+    assert body["username"] == "alice" and body["scope"] == "all"
+    (bga,) = body["rulesets"]
+    assert bga["ruleset"] == "bga" and bga["decisions"] == mine.count()
+    assert bga["cost"] == pytest.approx(sum(d.cost for d in mine) / mine.count())
+    assert bga["wrong"] == mine.exclude(label="best").count()
+    discards = next(k for k in bga["kinds"] if k["kind"] == "discard")
+    assert discards["decisions"] == mine.filter(kind="discard").count()
+    wrong = mine.exclude(label="best")
+    counts = Counter((d.kind, d.pattern) for d in wrong)
+    first = body["patterns"][0]
+    assert first["times"] == max(counts.values())
+    assert counts[(first["kind"], first["pattern"])] == first["times"]
+    assert [g["table"] for g in body["games"]] == [analysed.pk]
+    assert body["games"][0]["decisions"] == mine.count()
+    # Another ruleset's scope has nothing; an unknown one is every ruleset, as on the page.
+    assert reader.get("/api/players/alice/analysis?ruleset=rook").json()["rulesets"] == []
+    assert reader.get("/api/players/alice/analysis?ruleset=nope").json()["scope"] == "all"
+    # Whoever may not read her statistics may not read this either.
+    Profile.objects.update_or_create(user=alice, defaults={"stats_hidden": True})
+    refused = reader.get("/api/players/alice/analysis")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "stats_hidden"
+    assert Client().get("/api/players/nobody/analysis").status_code == 404
+    own = Client()
+    own.force_login(alice)
+    assert own.get("/api/players/alice/analysis").json()["rulesets"][0]["decisions"] == mine.count()
 
 
 def test_a_player_with_no_analysed_game_is_told_how_they_come(alice, bob):

@@ -18,6 +18,23 @@ from tests.redis_down import own_redis, redis_down  # noqa: F401
 
 PASSWORD = "a long enough password 42"
 
+# The tests that drive a browser, a Celery worker or whole stacks depend on timing they do not
+# control (in CI two passes run side by side on 2 cores): like Playwright Test's CI default,
+# a failure of theirs is run again, at most twice, and the summary counts every rerun ("R",
+# "rerun"), so a flaky test stays in sight. The rules, the services and the pages' HTML get no
+# second try.
+RERUN_FOLDERS = {"browser", "live", "drills"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.pluginmanager.hasplugin("rerunfailures"):
+        return
+    tests = config.rootpath / "tests"
+    for item in items:
+        folder = item.path.relative_to(tests).parts[0] if item.path.is_relative_to(tests) else ""
+        if folder in RERUN_FOLDERS:
+            item.add_marker(pytest.mark.flaky(reruns=2, reruns_delay=1))
+
 
 class ApiClient:
     """A Django test client that speaks JSON with a bearer token."""

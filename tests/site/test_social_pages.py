@@ -84,3 +84,9 @@ def test_the_players_page_gives_reliability_and_aborted_games(alice, bob, django
     assert "median time to move 4 s" in line
     aborted = page.split('id="aborted"', 1)[1].split("</section>", 1)[0]
     assert f"Table #{table.pk}" in aborted and "the deal was broken" in aborted
+
+
+def test_every_page_header_leads_a_player_to_their_friends(alice):
+    header = logged_in(alice).get("/").content.decode().split("</header>")[0]
+    assert 'href="/friends/"' in header
+    assert 'href="/friends/"' not in Client().get("/").content.decode().split("</header>")[0]

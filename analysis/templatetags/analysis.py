@@ -39,6 +39,7 @@ def analysis_section(player: User, scope: str, is_me: bool) -> dict[str, Any]:
         **figures,
         "chart": chart,
         "is_me": is_me,
+        "scope": scope,
         "username": player.get_username(),
         "newest_first": list(reversed(games)),
     }

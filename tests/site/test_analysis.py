@@ -590,6 +590,7 @@ def test_a_player_with_no_analysed_game_is_told_how_they_come(alice, bob):
     page.force_login(alice)
     html = page.get("/players/alice/").content.decode()
     assert 'id="decisions-none"' in html and "ask for one" in html
+    assert "No analysed game yet." in html  # of every ruleset: none named
 
 
 def test_the_labels_are_in_cards_of_the_ruleset():

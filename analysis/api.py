@@ -178,17 +178,17 @@ class PlayerAnalysisOut(Schema):
 @router.get(
     "/players/{username}/analysis",
     response={200: PlayerAnalysisOut, **ERRORS},
-    auth=None,
     tags=["players"],
     url_name="player_analysis",
 )
-def player_analysis(request: HttpRequest, username: str, ruleset: str = ALL) -> dict[str, Any]:
+def player_analysis(request: ApiRequest, username: str, ruleset: str = ALL) -> dict[str, Any]:
     """The statistics page's "Decisions" section as JSON: a player's analysed decisions, per
     ruleset and by kind, the mistakes they make most often, and game by game. Readable by
-    whoever may read their statistics (404 ``player_not_found``, 403 ``stats_hidden``);
-    ``ruleset`` one of the rulesets, else every one."""
+    whoever signed in may read their statistics, as ``/api/players/<username>/stats`` (404
+    ``player_not_found``, 403 ``stats_hidden``); ``ruleset`` one of the rulesets, else every
+    one."""
     try:
-        player = visible_player(username=username, viewer=reader(request))
+        player = visible_player(username=username, viewer=request.auth)
     except PlayerNotFound as exc:
         raise ServiceError(str(exc), code="player_not_found", status=404) from None
     except PlayerHidden as exc:

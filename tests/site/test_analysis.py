@@ -579,7 +579,8 @@ def test_the_stats_pages_decisions_as_json_with_the_pages_numbers(
     Profile.objects.update_or_create(user=alice, defaults={"stats_hidden": True})
     refused = reader.get("/api/players/alice/analysis")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "stats_hidden"
-    assert Client().get("/api/players/nobody/analysis").status_code == 404
+    assert reader.get("/api/players/nobody/analysis").status_code == 404
+    assert Client().get("/api/players/alice/analysis").status_code == 401  # as the stats JSON
     own = Client()
     own.force_login(alice)
     assert own.get("/api/players/alice/analysis").json()["rulesets"][0]["decisions"] == mine.count()

@@ -93,6 +93,7 @@ API: dict[tuple[str, str], tuple[Any, Callable[[str, str], set[int]]]] = {
     ("get", "/api/tables/{table_id}/chat"): (None, read({200})),
     ("get", "/api/tables/{table_id}/log"): (None, read({200})),
     ("get", "/api/players/{username}/stats"): (None, anyone({200})),
+    ("get", "/api/players/{username}/analysis"): (None, anyone({200})),
     # Tournaments (tournaments/api.py): anyone signed in may make one and list them; the
     # matrix's tournament (made by the host, public, registering) answers each role as below.
     ("get", "/api/tournaments"): (None, anyone({200})),

@@ -12,23 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .bots import TIMEOUT_LEVELS, choose_action, fallback_action
-from .buying import answer, close_window, draw
+from .buying import close_window
 from .errors import IllegalMove
-from .melding import lay_down, lay_off, mayi_meld, swap_wild
+from .handlers import PLAYER_HANDLERS
 from .state import RoundOver, State, copy_state
-from .turns import discard, pass_turn, playable_anywhere
+from .turns import playable_anywhere
 
-PLAYER_ACTIONS = (
-    "draw",
-    "lay_down",
-    "lay_off",
-    "mayi_meld",
-    "discard",
-    "pass",
-    "may_i",
-    "no_thanks",
-    "swap_wild",
-)
+PLAYER_ACTIONS = tuple(PLAYER_HANDLERS)
 PLATFORM_ACTIONS = ("close_window", "timeout")
 MAX_AUTO_STEPS = 200
 _KNOWN_ACTIONS = frozenset(PLAYER_ACTIONS + PLATFORM_ACTIONS)  # every apply asks
@@ -197,15 +187,7 @@ def _apply_inner(st: State, seat: int, action: dict, events: list[dict]) -> Stat
 
 
 HANDLERS: dict[str, Callable[..., State | None]] = {
-    "draw": draw,
-    "lay_down": lay_down,
-    "lay_off": lay_off,
-    "mayi_meld": mayi_meld,
-    "discard": discard,
-    "pass": pass_turn,
-    "may_i": answer,
-    "no_thanks": answer,
-    "swap_wild": swap_wild,
+    **PLAYER_HANDLERS,
     "close_window": close_window,
     "timeout": _timeout,
 }

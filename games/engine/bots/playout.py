@@ -16,39 +16,24 @@ rebuilt stock in a playout is shuffled from the sample's key. Re-dealing the hid
 state, consistently, therefore changes no result (tests/engine/test_analysis.py).
 
 The playouts apply actions through the engine's own handlers (the same checks as ``apply``),
-imported from the modules that define them: this module is imported by the bots, which
-``actions`` imports, so it may not import ``actions``.
+from ``handlers``: this module is imported by the bots, which ``actions`` imports, so it may
+not import ``actions``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..buying import answer, draw
 from ..errors import IllegalMove
+from ..handlers import PLAYER_HANDLERS
 from ..legal import answerers
-from ..melding import lay_down, lay_off, mayi_meld, swap_wild
 from ..rng import SeededStream
 from ..scoring import cards_penalty
 from ..state import RoundOver, State, copy_state, ruleset_of
-from ..turns import discard, pass_turn
 from . import baseline
 from .fastplay import Round, supported
 
 Policy = Callable[[State, int], "dict | None"]
-
-# The player's actions a playout applies (``actions.HANDLERS`` without the platform's).
-_HANDLERS: dict[str, Callable[..., State | None]] = {
-    "draw": draw,
-    "lay_down": lay_down,
-    "lay_off": lay_off,
-    "mayi_meld": mayi_meld,
-    "discard": discard,
-    "pass": pass_turn,
-    "may_i": answer,
-    "no_thanks": answer,
-    "swap_wild": swap_wild,
-}
 
 # A round of bots ends within a few hundred actions; the cap only stops a playout that a
 # policy would spin (then the hands are counted as they are).
@@ -58,7 +43,7 @@ MAX_PLAYOUT_ACTIONS = 1500
 def step(st: State, seat: int, action: dict) -> State:
     """``apply(st, seat, action)[0]`` for a player's action, without the events' list: the
     same handlers and checks (:class:`IllegalMove` when refused), on a copy."""
-    handler = _HANDLERS.get(action.get("type", ""))
+    handler = PLAYER_HANDLERS.get(action.get("type", ""))
     if handler is None:
         raise IllegalMove("unknown_action", "there is no such move")
     new = copy_state(st)

@@ -46,6 +46,7 @@ from .admin_actions import (
     SuspendForm,
     form_action,
 )
+from .admin_readonly import ReadOnly
 from .models import AuditEntry, Member, MemberNote, Report, Restriction, TableCase
 from .permissions import GROUPS, role_of
 from .recusal import recusal_reason
@@ -59,44 +60,6 @@ from .selectors import (
     report_queue,
     suggestions,
 )
-
-
-class ReadOnly(admin.ModelAdmin):
-    """Nothing is added, edited or deleted by hand: the actions are services."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def page_actions(self, request: HttpRequest, obj: Any) -> list[dict[str, Any]]:
-        """The buttons of an object's own page (``page_actions`` in its template): none."""
-        return []
-
-    def changelist_view(
-        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
-    ) -> HttpResponse:
-        # Django titles every list "Select report to change", and these are read, not edited.
-        title = str(self.model._meta.verbose_name_plural)
-        context = {"title": title[:1].upper() + title[1:], **(extra_context or {})}
-        return super().changelist_view(request, context)
-
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        context = dict(extra_context or {})
-        if type(self).page_actions is not ReadOnly.page_actions:
-            obj = self.get_object(request, object_id)
-            context["page_actions"] = self.page_actions(request, obj)
-        return super().change_view(request, object_id, form_url, context)
 
 
 def _moderator(request: HttpRequest) -> User:

@@ -16,6 +16,7 @@ from django.utils.html import format_html
 
 from . import services
 from .admin_actions import form_action
+from .admin_readonly import NoHandEdits
 from .models import Appeal, CannedReason
 
 
@@ -66,7 +67,7 @@ def _decide(request: HttpRequest, appeal: Appeal, data: dict[str, Any]) -> Appea
 
 
 @admin.register(Appeal)
-class AppealAdmin(admin.ModelAdmin):
+class AppealAdmin(NoHandEdits):
     list_display = ("__str__", "member", "restriction_line", "imposed_by", "created", "status")
     list_filter = ("status", "created")
     search_fields = ("member__username", "text")
@@ -94,15 +95,6 @@ class AppealAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ("moderation/moderation.css",)}
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def change_view(
         self,

@@ -174,17 +174,23 @@ def near(table: Table, now: datetime) -> bool:
     return any(d is not None and d <= horizon for d in (table.window_deadline, table.turn_deadline))
 
 
+def running_seat_of(table: Table, seats: list[Seat], user_id: int) -> Seat | None:
+    """``user_id``'s seat at ``table`` if the turn clock running is theirs, as a person's (not
+    a bot's standing in for them); else None."""
+    running = engine.clock_seat(table.state)
+    seat = next((s for s in seats if s.position == running), None)
+    if seat is None or seat.user_id != user_id or seat.played_by_bot:
+        return None
+    return seat
+
+
 def shift_running_turn(
     table: Table, seats: list[Seat], user_id: int, until: datetime, now: datetime
 ) -> bool:
     """Pause (or resume) ``user_id``'s running clock at ``table`` so that it restarts at
     ``until`` with the time it had left. The caller holds the lock. True if it moved."""
-    running = engine.clock_seat(table.state)
-    seat = next((s for s in seats if s.position == running), None)
     if (
-        seat is None
-        or seat.user_id != user_id
-        or seat.played_by_bot
+        running_seat_of(table, seats, user_id) is None
         or table.turn_started is None
         or table.turn_deadline is None
     ):

@@ -18,10 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import engine
 from games.models import Seat, Table
 
-from .clocks import ClockOptions, near, seat_bank, shift_running_turn
+from .clocks import ClockOptions, near, running_seat_of, seat_bank, shift_running_turn
 from .errors import BadOptions
 from .locked import do_bump_version
 from .locking import lock_table_with_seats, retry_on_contention
@@ -81,15 +80,19 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Profile:
     return profile
 
 
-def _shift_clocks(user: User, until: datetime, now: datetime) -> None:
-    """Move the running turn clocks of ``user`` to restart at ``until``, table by table (in id
-    order, the order every writer locks in)."""
-    table_ids = (
+def _playing_table_ids(user: User) -> list[int]:
+    """The tables in play where ``user`` still holds a seat, in id order (the order every
+    writer locks in)."""
+    return list(
         Seat.objects.filter(user=user, expelled=False, table__status=Table.Status.PLAYING)
         .order_by("table_id")
         .values_list("table_id", flat=True)
     )
-    for table_id in table_ids:
+
+
+def _shift_clocks(user: User, until: datetime, now: datetime) -> None:
+    """Move the running turn clocks of ``user`` to restart at ``until``, table by table."""
+    for table_id in _playing_table_ids(user):
         table, seats = lock_table_with_seats(table_id)
         if shift_running_turn(table, seats, user.pk, until, now):
             do_bump_version(
@@ -118,18 +121,10 @@ def sleep_hours_set(
         profile.sleep_start, profile.sleep_end = start, end
         profile.save(update_fields=["sleep_start", "sleep_end"])
         sleep = sleep_of_profile(profile)
-        table_ids = (
-            Seat.objects.filter(user=user, expelled=False, table__status=Table.Status.PLAYING)
-            .order_by("table_id")
-            .values_list("table_id", flat=True)
-        )
-        for table_id in table_ids:
+        for table_id in _playing_table_ids(user):
             table, seats = lock_table_with_seats(table_id)
-            running = engine.clock_seat(table.state)
-            seat = next((s for s in seats if s.position == running), None)
-            if seat is None or seat.user_id != user.pk or seat.played_by_bot:
-                continue
-            if table.turn_started is None:
+            seat = running_seat_of(table, seats, user.pk)
+            if seat is None or table.turn_started is None:
                 continue
             bank = seat_bank(seat, ClockOptions.of(table.options))
             table.turn_deadline = deadline_after(table.turn_started, bank, sleep)

@@ -86,12 +86,13 @@ class HistoryGame:
 HIDDEN_STATS_PERMISSION = "moderation.view_hidden_stats_member"
 
 
+def _hidden_and_not_theirs(profile: Profile | None, owner: User, viewer: Any) -> bool:
+    """The owner hides their statistics, and someone else reads."""
+    return bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != owner.pk
+
+
 def hidden_for(profile: Profile | None, owner: User, viewer: Any) -> bool:
-    return (
-        bool(profile and profile.stats_hidden)
-        and getattr(viewer, "pk", None) != owner.pk
-        and not _moderator_reads(viewer)
-    )
+    return _hidden_and_not_theirs(profile, owner, viewer) and not _moderator_reads(viewer)
 
 
 def _moderator_reads(viewer: Any) -> bool:
@@ -164,7 +165,7 @@ def visible_player(*, username: str, viewer: User | AnonymousUser) -> User:
     profile = getattr(user, "profile", None)
     if hidden_for(profile, user, viewer):
         raise PlayerHidden(f"{username} keeps their statistics private")
-    if bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != user.pk:
+    if _hidden_and_not_theirs(profile, user, viewer):
         hidden_stats_read.send(sender=player_stats, viewer=viewer, owner=user)
     return user
 
@@ -179,9 +180,7 @@ def player_stats(
     """
     user = visible_player(username=username, viewer=viewer)
     profile = getattr(user, "profile", None)
-    moderator_view = (
-        bool(profile and profile.stats_hidden) and getattr(viewer, "pk", None) != user.pk
-    )
+    moderator_view = _hidden_and_not_theirs(profile, user, viewer)
 
     rows = {r.ruleset: r.data for r in PlayerStats.objects.filter(user=user)}
     ratings = {r.ruleset: r for r in Rating.objects.filter(user=user)}

@@ -134,3 +134,18 @@ def serious_violations(page: Any) -> list[dict]:
 def no_sideways_scroll(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], f"the page is {width}px wide"
+
+
+def open_reliability_tip(page: Any, badge: Any, tip: Any, size: str) -> str:
+    """A reliability badge's counts, opened as a player would (a tap on a phone, hover
+    elsewhere): hidden before, shown after, wholly on the screen. Returns the tip's text."""
+    assert not tip.is_visible()
+    if size == "phone":
+        badge.tap()
+    else:
+        badge.hover()
+    assert tip.is_visible()
+    box, view = tip.bounding_box(), page.viewport_size
+    assert box is not None and view is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"]
+    return str(tip.inner_text())

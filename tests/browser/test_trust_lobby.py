@@ -11,7 +11,12 @@ from django.db import connection
 
 from games import services
 from tests.browser.pages import signed_in_page
-from tests.browser.tables import no_sideways_scroll, serious_violations, shoot
+from tests.browser.tables import (
+    no_sideways_scroll,
+    open_reliability_tip,
+    serious_violations,
+    shoot,
+)
 from tests.site.stats_helpers import finished_game, rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -61,16 +66,8 @@ def test_the_lobby_filters_and_the_reliability_counts(
         badge = fast_entry.locator("button.rel").first
         assert badge.inner_text().strip().endswith("83%")
         tip = fast_entry.locator(".rel-tip").first
-        assert not tip.is_visible()
-        if size == "phone":
-            badge.tap()
-        else:
-            badge.hover()
-        assert tip.is_visible()
-        assert "finished 5 of their last 6 games in their seat" in tip.inner_text()
-        box, view = tip.bounding_box(), page.viewport_size
-        assert box is not None and view is not None
-        assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"]
+        text = open_reliability_tip(page, badge, tip, size)
+        assert "finished 5 of their last 6 games in their seat" in text
         shoot(page, "trust-lobby-reliability")
         if size == "phone":
             page.locator("h1").tap()  # a tap elsewhere closes it

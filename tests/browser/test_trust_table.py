@@ -16,7 +16,12 @@ from games.models import Seat
 from stats.models import GameResult
 from stats.ratings import display
 from tests.browser.pages import signed_in_page, wait_live
-from tests.browser.tables import no_sideways_scroll, serious_violations, shoot
+from tests.browser.tables import (
+    no_sideways_scroll,
+    open_reliability_tip,
+    serious_violations,
+    shoot,
+)
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 from tests.site.stats_play import play_game
 
@@ -74,16 +79,8 @@ def test_reliability_in_the_players_panel_and_rating_changes(
         for position in bots:
             assert page.locator(f"#players [data-seat='{position}'] button.rel").count() == 0
         tip = page.locator(f"#players [data-seat='{bob_seat}'] .rel-tip")
-        assert not tip.is_visible()
-        if size == "phone":
-            badge.tap()
-        else:
-            badge.hover()
-        assert tip.is_visible()
-        assert "finished 1 of their last 1 game in their seat" in tip.inner_text()
-        box, view = tip.bounding_box(), page.viewport_size
-        assert box is not None and view is not None
-        assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"]
+        text = open_reliability_tip(page, badge, tip, size)
+        assert "finished 1 of their last 1 game in their seat" in text
         no_sideways_scroll(page)
         shoot(page, "trust-players-panel")
         assert serious_violations(page) == []

@@ -209,6 +209,11 @@ def seat_users(table: Table) -> dict[int, Any]:
     return {s.position: s.user for s in Seat.objects.filter(table=table).select_related("user")}
 
 
+def next_to_play(table: Table) -> Any:
+    """The person whose turn comes after the one being played (of three seats)."""
+    return seat_users(table)[(engine.view(table.state, None)["active_seat"] + 1) % 3]
+
+
 def play_one_turn(table: Table) -> Table:
     """The seat whose turn it is plays its bot's choice until the turn passes on."""
     table.refresh_from_db()
@@ -233,10 +238,9 @@ def test_my_turn_is_pushed_encrypted_and_signed(
     three_player_game, receiver, run_notify, django_capture_on_commit_callbacks
 ):
     table = three_player_game
-    users = seat_users(table)
-    nxt = (engine.view(table.state, None)["active_seat"] + 1) % 3
+    nxt = next_to_play(table)
     sub = receiver.subscriber()
-    subscribe(users[nxt], sub)
+    subscribe(nxt, sub)
     with django_capture_on_commit_callbacks(execute=True):
         table = play_one_turn(table)
     got = receiver.for_endpoint(sub)
@@ -245,7 +249,7 @@ def test_my_turn_is_pushed_encrypted_and_signed(
     assert push_msg.headers["content-encoding"] == "aes128gcm"
     assert int(push_msg.headers["ttl"]) > 0
     vapid = verify_vapid(push_msg.headers, receiver.origin)
-    assert vapid["key"] == browser(users[nxt]).get("/api/push/key").json()["public_key"]
+    assert vapid["key"] == browser(nxt).get("/api/push/key").json()["public_key"]
     payload = sub.decrypt(push_msg.body)
     assert payload["title"] == "Your turn"
     assert payload["url"] == f"/tables/{table.pk}/"
@@ -260,17 +264,16 @@ def test_each_event_is_pushed_once_even_if_the_task_runs_twice(
     three_player_game, receiver, run_notify, django_capture_on_commit_callbacks
 ):
     table = three_player_game
-    users = seat_users(table)
-    nxt = (engine.view(table.state, None)["active_seat"] + 1) % 3
+    nxt = next_to_play(table)
     sub = receiver.subscriber()
-    subscribe(users[nxt], sub)
+    subscribe(nxt, sub)
     with django_capture_on_commit_callbacks(execute=True):
         play_one_turn(table)
     calls = [args for name, args in run_notify if name == enqueue.NOTIFY_TABLE]
     for args in calls:
         current_app.tasks[enqueue.NOTIFY_TABLE](*args)  # a redelivered task
     assert len(receiver.for_endpoint(sub)) == 1
-    assert PushSent.objects.filter(user=users[nxt], kind="turn").count() == 1
+    assert PushSent.objects.filter(user=nxt, kind="turn").count() == 1
 
 
 def test_the_push_comes_after_the_commit_never_from_the_request(
@@ -278,10 +281,9 @@ def test_the_push_comes_after_the_commit_never_from_the_request(
 ):
     # Without running the on-commit callbacks (a transaction that never committed), nothing.
     table = three_player_game
-    users = seat_users(table)
-    nxt = (engine.view(table.state, None)["active_seat"] + 1) % 3
+    nxt = next_to_play(table)
     sub = receiver.subscriber()
-    subscribe(users[nxt], sub)
+    subscribe(nxt, sub)
     play_one_turn(table)
     assert receiver.received == [] and run_notify == []
 
@@ -290,14 +292,13 @@ def test_a_gone_subscription_is_deleted(
     three_player_game, receiver, run_notify, django_capture_on_commit_callbacks
 ):
     table = three_player_game
-    users = seat_users(table)
-    nxt = (engine.view(table.state, None)["active_seat"] + 1) % 3
-    subscribe(users[nxt], receiver.subscriber())
+    nxt = next_to_play(table)
+    subscribe(nxt, receiver.subscriber())
     receiver.answer = 410
     with django_capture_on_commit_callbacks(execute=True):
         play_one_turn(table)
     assert len(receiver.received) == 1
-    assert not PushSubscription.objects.filter(user=users[nxt]).exists()
+    assert not PushSubscription.objects.filter(user=nxt).exists()
 
 
 def test_a_404_deletes_it_too_and_a_500_keeps_it(alice, receiver):
@@ -317,18 +318,17 @@ def test_no_push_while_the_table_is_open_and_shown(
     three_player_game, receiver, run_notify, django_capture_on_commit_callbacks
 ):
     table = three_player_game
-    users = seat_users(table)
-    nxt = (engine.view(table.state, None)["active_seat"] + 1) % 3
-    subscribe(users[nxt], receiver.subscriber())
-    presence.mark_looking(users[nxt].pk, table.pk, True)
+    nxt = next_to_play(table)
+    subscribe(nxt, receiver.subscriber())
+    presence.mark_looking(nxt.pk, table.pk, True)
     with django_capture_on_commit_callbacks(execute=True):
         table = play_one_turn(table)
     assert receiver.received == []
     # Not even queued: the commit dropped the notice of the player at the page.
     queued = [args for name, args in run_notify if name == enqueue.NOTIFY_TABLE]
-    assert all(notice[0] != users[nxt].pk for _, notices in queued for notice in notices)
+    assert all(notice[0] != nxt.pk for _, notices in queued for notice in notices)
     # Hidden again (another tab, the phone locked): the next turn of theirs is pushed.
-    presence.mark_looking(users[nxt].pk, table.pk, False)
+    presence.mark_looking(nxt.pk, table.pk, False)
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
             table = play_one_turn(table)
@@ -339,16 +339,15 @@ def test_a_kind_turned_off_on_the_profile_is_not_pushed(
     three_player_game, receiver, run_notify, django_capture_on_commit_callbacks
 ):
     table = three_player_game
-    users = seat_users(table)
-    nxt = (engine.view(table.state, None)["active_seat"] + 1) % 3
-    subscribe(users[nxt], receiver.subscriber())
-    client = browser(users[nxt])
+    nxt = next_to_play(table)
+    subscribe(nxt, receiver.subscriber())
+    client = browser(nxt)
     # The profile's form: every box but "my turn" ticked.
     client.post(
         "/accounts/profile/push/",
         {"push_mayi": "on", "push_ended": "on", "push_mention": "on", "push_nudge": "on"},
     )
-    assert NotifyPrefs.objects.get(user=users[nxt]).push_turn is False
+    assert NotifyPrefs.objects.get(user=nxt).push_turn is False
     with django_capture_on_commit_callbacks(execute=True):
         play_one_turn(table)
     assert receiver.received == []

@@ -166,6 +166,15 @@ def api_for(db: None) -> Any:
     return make
 
 
+def signed_in_client(user: Any) -> Any:
+    """A Django test client with ``user`` signed in, as a browser's session."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def verified_client(user: Any) -> Any:
     """A test client signed in as ``user`` whose session passed the second factor (a TOTP
     device of theirs, confirmed): the admin requires it (moderation/admin_site.py)."""

@@ -14,20 +14,14 @@ from games import engine, services
 from games.engine.legal import answerers
 from games.models import Seat, Table
 from games.services.lobby import MAY_I_OPEN, YOUR_TURN
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, signed_in_client
 from tests.engine.helpers import make_state
 
 pytestmark = pytest.mark.django_db
 
 
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_play_now_is_one_post_to_a_started_table_with_bots(alice):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     response = client.post("/play/")
     table = Table.objects.get()
     assert response.status_code == 302 and response.url == f"/tables/{table.pk}/"
@@ -45,7 +39,7 @@ def test_play_now_is_one_post_to_a_started_table_with_bots(alice):
 
 
 def test_play_now_by_get_shows_the_button_and_creates_nothing(alice):
-    page = logged_in(alice).get("/play/").content.decode()
+    page = signed_in_client(alice).get("/play/").content.decode()
     assert 'id="play-now"' in page and Table.objects.count() == 0
     assert Client().get("/play/").status_code == 302  # to the login page, next=/play/
 
@@ -109,7 +103,7 @@ def test_my_games_lists_the_tables_waiting_on_me_first_and_marks_them(alice, bob
     assert marks[waiting_window.pk] == "May I? open"
     assert marks[bobs_turn.pk] == "" and marks[open_table.pk] == ""
 
-    page = logged_in(alice).get("/").content.decode()
+    page = signed_in_client(alice).get("/").content.decode()
     first = page.index(f'data-table="{order[0]}"')
     assert (
         first
@@ -144,7 +138,7 @@ def test_a_long_game_stays_in_my_games_after_many_quick_ones(alice, bob, api_for
     assert mine[0] == long_game.pk and lobby.mine[0].mark == YOUR_TURN
     # The finished ones: the 10 that ended last, newest first; the rest are on her statistics.
     assert mine[1:] == [t.pk for t in reversed(quick[-10:])]
-    page = logged_in(alice).get("/").content.decode()
+    page = signed_in_client(alice).get("/").content.decode()
     assert f'data-table="{long_game.pk}"' in page
     assert 'href="/players/alice/#history"' in page
     listed = {t["id"] for t in api_for(alice).get("/api/tables").json()["tables"]}
@@ -155,18 +149,18 @@ def test_the_lobby_lists_alone_for_a_lobby_left_open(alice, bob):
     # The home page's lists, fetched again by static/js/lobby.js: the same entries and marks.
     mine = _table_waiting_on(alice, bob, seat=0)
     open_table = services.table_create(host=bob, seats=4)
-    response = logged_in(alice).get("/lobby/")
+    response = signed_in_client(alice).get("/lobby/")
     assert response.status_code == 200 and "no-cache" in response["Cache-Control"]
     html = response.content.decode()
     assert f'data-table="{mine.pk}" data-mark="{YOUR_TURN}"' in html
     assert f"/tables/{open_table.pk}/join/" in html
     assert "<html" not in html and "New table" not in html  # the lists, not the page
-    home = logged_in(alice).get("/").content.decode()
+    home = signed_in_client(alice).get("/").content.decode()
     assert 'id="lobby-lists" data-refresh="/lobby/"' in home
     # Signed out: the open tables only.
     visitor = Client().get("/lobby/").content.decode()
     assert "My games" not in visitor and f"/tables/{open_table.pk}/" in visitor
-    assert logged_in(alice).post("/lobby/").status_code == 405
+    assert signed_in_client(alice).post("/lobby/").status_code == 405
 
 
 def _started(host, guest, *, public: bool = True) -> Table:
@@ -188,7 +182,7 @@ def test_public_games_being_played_are_offered_to_watch(alice, bob, carol):
     Table.objects.filter(pk=finished.pk).update(status=Table.Status.FINISHED)
     open_table = services.table_create(host=bob, seats=4)
     Table.objects.filter(pk=older.pk).update(updated=timezone.now() - timedelta(hours=1))
-    page = logged_in(alice).get("/").content.decode()
+    page = signed_in_client(alice).get("/").content.decode()
     watch = page[page.index('id="games-to-watch"') :]
     watch = watch[: watch.index("</ul>")]
     listed = [int(t) for t in re.findall(r'data-table="(\d+)"', watch)]
@@ -199,20 +193,20 @@ def test_public_games_being_played_are_offered_to_watch(alice, bob, carol):
     assert "round 1 of 7" in watch and "Join" not in watch
     assert f"/tables/{open_table.pk}/join/" in page
     # The spectator's page it leads to.
-    assert logged_in(alice).get(f"/tables/{newer.pk}/").status_code == 200
+    assert signed_in_client(alice).get(f"/tables/{newer.pk}/").status_code == 200
     # Nothing to watch for a visitor who is not signed in (the table page needs an account),
     # nor for a player who sits at every game being played.
     assert "Games to watch" not in Client().get("/").content.decode()
     Table.objects.filter(pk__in=[older.pk, newer.pk]).delete()
-    assert "Games to watch" not in logged_in(alice).get("/").content.decode()
+    assert "Games to watch" not in signed_in_client(alice).get("/").content.decode()
 
 
 def test_open_public_tables_to_join_and_my_invite_link_with_a_copy_button(alice, bob):
     table = services.table_create(host=alice, seats=4)
     private = services.table_create(host=alice, seats=3, public=False)
-    bob_page = logged_in(bob).get("/").content.decode()
+    bob_page = signed_in_client(bob).get("/").content.decode()
     assert f"/tables/{table.pk}/join/" in bob_page and f"/tables/{private.pk}/" not in bob_page
-    alice_page = logged_in(alice).get("/").content.decode()
+    alice_page = signed_in_client(alice).get("/").content.decode()
     link = f"http://testserver/join/{private.invite_code}/"
     assert f'data-copy="{link}"' in alice_page
     assert f"/tables/{table.pk}/join/" not in alice_page  # her own table: no "Join"
@@ -273,7 +267,7 @@ def test_sign_up_never_redirects_off_site():
 
 
 def test_the_create_form_folds_its_advanced_options_and_marks_ruleset_options(alice):
-    page = logged_in(alice).get("/").content.decode()
+    page = signed_in_client(alice).get("/").content.decode()
     details = page[page.index('<details id="advanced"') : page.index("</details>")]
     assert 'name="turn_seconds"' in details and 'name="window_seconds"' in details
     assert 'data-rulesets="rook"' in details and 'name="round7"' in details
@@ -283,7 +277,7 @@ def test_the_create_form_folds_its_advanced_options_and_marks_ruleset_options(al
         r'name="public"[^>]*>\s*<label for="id_public">Listed in the lobby</label>', page
     )
     # The server ignores another ruleset's option anyway.
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     client.post(
         "/tables/new/",
         {
@@ -306,21 +300,21 @@ def test_the_signed_out_home_page_shows_the_game_and_the_way_in():
 
 
 def test_play_now_plays_against_the_bot_level_i_choose(alice, api_for):
-    page = logged_in(alice).get("/").content.decode()
+    page = signed_in_client(alice).get("/").content.decode()
     assert 'name="level" value="strong"' in page and "checked" in page
-    response = logged_in(alice).post("/play/", {"level": "strong"})
+    response = signed_in_client(alice).post("/play/", {"level": "strong"})
     table = Table.objects.get()
     assert response.url == f"/tables/{table.pk}/"
     assert {s.bot_level for s in table.seats.filter(is_bot=True)} == {"strong"}
     # "My games" says how well the bots of each table play.
-    lobby = logged_in(alice).get("/").content.decode()
+    lobby = signed_in_client(alice).get("/").content.decode()
     # Each bot named by its seat, as the table page names it.
     for n in (2, 3, 4):
         assert f'Bot {n} <span class="level-tag">(strong)</span>' in lobby
     # Without a choice: normal; a level that does not exist makes no table.
-    logged_in(alice).post("/play/")
+    signed_in_client(alice).post("/play/")
     assert {s.bot_level for s in Table.objects.latest("pk").seats.filter(is_bot=True)} == {"normal"}
-    response = logged_in(alice).post("/play/", {"level": "godlike"}, follow=True)
+    response = signed_in_client(alice).post("/play/", {"level": "godlike"}, follow=True)
     assert (
         Table.objects.count() == 2 and "easy, normal, strong or expert" in response.content.decode()
     )
@@ -331,7 +325,7 @@ def test_play_now_plays_against_the_bot_level_i_choose(alice, api_for):
 
 
 def test_the_create_form_s_bot_level_fills_the_empty_seats(alice):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     form = {"ruleset": "bga", "seats": 3, "turn_seconds": 3600, "window_seconds": 3600}
     client.post("/tables/new/", {**form, "strikes": 3, "bot_level": "easy"})
     table = Table.objects.get()
@@ -348,7 +342,7 @@ def test_the_create_form_s_bot_level_fills_the_empty_seats(alice):
 
 
 def test_filling_seats_at_another_level_than_the_table_s(alice):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     client.post(
         "/tables/new/",
         {"ruleset": "bga", "seats": 3, "turn_seconds": 3600, "window_seconds": 3600, "strikes": 3},
@@ -390,7 +384,7 @@ def test_my_games_say_the_round_and_whom_a_game_waits_on(alice, bob):
     )
     bobs = {e.table.pk: e for e in services.lobby_for_user(user=bob).mine}[table_id]
     assert (bobs.mark, bobs.waiting_on) == (MAY_I_OPEN, "alice’s turn")
-    page = logged_in(bob).get("/").content.decode()
+    page = signed_in_client(bob).get("/").content.decode()
     entry = page[page.index(f'data-table="{table_id}"') :]
     entry = entry[: entry.index("</li>")]
     assert "playing, round 1 of 7" in entry and "alice’s turn" in entry
@@ -411,7 +405,7 @@ def test_my_games_say_how_long_my_turn_clock_has_left(alice, bob):
     entries = {e.table.pk: e for e in services.lobby_for_user(user=alice).mine}
     assert entries[mine.pk].clock_left == "49 min left"
     assert entries[bobs_turn.pk].clock_left == ""  # not mine to play
-    page = logged_in(alice).get("/").content.decode()
+    page = signed_in_client(alice).get("/").content.decode()
     entry = page[page.index(f'data-table="{mine.pk}"') :]
     assert "49 min left" in entry[: entry.index("</li>")]
     Table.objects.filter(pk=mine.pk).update(turn_deadline=timezone.now() + timedelta(days=3))

@@ -7,23 +7,17 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 
 from games import services
 from games.models import Table
 from games.services.pace import duration, pace_words
 from moderation.services.tables import table_abort
 from social import services as social
+from tests.conftest import signed_in_client
 
 from .stats_helpers import finished_game, rounds
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def open_ids(html: str) -> list[int]:
@@ -43,7 +37,7 @@ def test_pace_in_words():
 
 def test_every_entry_says_its_pace_and_carries_its_clocks(alice, bob, api_for):
     table = services.table_create(host=bob, seats=3, turn_seconds=120, window_seconds=30)
-    html = logged_in(alice).get("/").content.decode()
+    html = signed_in_client(alice).get("/").content.decode()
     entry = html.split(f'data-table="{table.pk}"', 1)[1].split("</li>", 1)[0]
     assert 'data-turn-seconds="120"' in entry and 'data-window-seconds="30"' in entry
     assert "fast: 2 min a turn" in entry and "“May I?” 30 s" in entry
@@ -55,7 +49,7 @@ def test_filters_by_ruleset_pace_and_seats_free(alice, bob, carol, api_for):
     fast = services.table_create(host=bob, seats=3, turn_seconds=300)
     daily = services.table_create(host=bob, seats=4, turn_seconds=86400)
     slow = services.table_create(host=carol, seats=3, turn_seconds=3 * 86400, ruleset="petras")
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     assert set(open_ids(client.get("/lobby/").content.decode())) == {fast.pk, daily.pk, slow.pk}
     assert open_ids(client.get("/lobby/?pace=fast").content.decode()) == [fast.pk]
     assert open_ids(client.get("/lobby/?pace=day").content.decode()) == [daily.pk]
@@ -84,7 +78,7 @@ def test_a_full_rematch_table_is_never_in_others_open_tables(alice, bob, carol):
     )
     for position, user in enumerate([alice, bob, None]):
         full.seats.create(position=position, user=user, is_bot=user is None)
-    ids = open_ids(logged_in(carol).get("/lobby/").content.decode())
+    ids = open_ids(signed_in_client(carol).get("/lobby/").content.decode())
     assert table.pk in ids and full.pk not in ids
 
 
@@ -92,19 +86,19 @@ def test_i_am_not_offered_the_tables_of_a_player_i_blocked_nor_they_mine(alice, 
     theirs = services.table_create(host=bob, seats=3)
     mine = services.table_create(host=alice, seats=3)
     social.block_add(user=alice, username="bob")
-    assert theirs.pk not in open_ids(logged_in(alice).get("/lobby/").content.decode())
-    assert mine.pk not in open_ids(logged_in(bob).get("/lobby/").content.decode())
-    assert theirs.pk in open_ids(logged_in(carol).get("/lobby/").content.decode())
+    assert theirs.pk not in open_ids(signed_in_client(alice).get("/lobby/").content.decode())
+    assert mine.pk not in open_ids(signed_in_client(bob).get("/lobby/").content.decode())
+    assert theirs.pk in open_ids(signed_in_client(carol).get("/lobby/").content.decode())
 
 
 def test_my_friends_tables_come_first(alice, bob, carol):
     friend = services.table_create(host=bob, seats=3)
     services.table_create(host=carol, seats=3)  # newer: first without friends
     social.follow_add(user=alice, username="bob")
-    html = logged_in(alice).get("/lobby/").content.decode()
+    html = signed_in_client(alice).get("/lobby/").content.decode()
     assert open_ids(html)[0] != friend.pk
     social.follow_add(user=bob, username="alice")
-    html = logged_in(alice).get("/lobby/").content.decode()
+    html = signed_in_client(alice).get("/lobby/").content.decode()
     assert open_ids(html)[0] == friend.pk
     assert "friend here: bob" in html
 
@@ -114,7 +108,7 @@ def test_an_invitation_shows_on_the_friends_lobby(alice, bob):
     social.follow_add(user=bob, username="alice")
     table = services.table_create(host=alice, seats=3, public=False)
     social.invitation_send(user=alice, table_id=table.pk, username="bob")
-    html = logged_in(bob).get("/lobby/").content.decode()
+    html = signed_in_client(bob).get("/lobby/").content.decode()
     assert 'id="invitations"' in html and f"table #{table.pk}" in html
     assert "alice</a> invites you" in html
 
@@ -126,7 +120,7 @@ def test_an_aborted_game_is_in_my_games_with_the_reason(alice, bob, django_user_
     services.table_start(user=alice, table_id=table.pk, seed="abort")
     staff = django_user_model.objects.create_user("mod", is_staff=True, is_superuser=True)
     table_abort(moderator=staff, table_id=table.pk, reason="a bug dealt two hands")
-    html = logged_in(bob).get("/lobby/").content.decode()
+    html = signed_in_client(bob).get("/lobby/").content.decode()
     mine = html.split('id="my-games"', 1)[1].split("</ul>", 1)[0]
     assert f'data-table="{table.pk}"' in mine
     assert "aborted by a moderator: a bug dealt two hands" in mine
@@ -136,7 +130,7 @@ def test_reliability_beside_each_name_with_its_counts(alice, bob, carol):
     for _ in range(5):
         finished_game([bob, carol], [rounds([10] * 7), rounds([20] * 7)])
     table = services.table_create(host=bob, seats=3)
-    html = logged_in(alice).get("/lobby/").content.decode()
+    html = signed_in_client(alice).get("/lobby/").content.decode()
     entry = html.split(f'data-table="{table.pk}"', 1)[1].split("</li>", 1)[0]
     assert re.search(r'aria-describedby="rel-\d+-0"[^>]*>.*100%</button>', entry)
     assert "finished 5 of their last 5 games in their seat" in entry
@@ -146,7 +140,7 @@ def test_reliability_beside_each_name_with_its_counts(alice, bob, carol):
 def test_the_home_page_has_no_duplicate_ids_and_each_filter_label_names_its_own_field(alice):
     # The filters sit on the page beside the new-table form, which has its own ruleset and
     # seats fields: shared ids sent a click on the filter's label to the other form's select.
-    home = logged_in(alice).get("/").content.decode()
+    home = signed_in_client(alice).get("/").content.decode()
     ids = re.findall(r'\sid="([^"]+)"', home)
     assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
     assert '<label for="filter_ruleset">' in home and 'id="filter_ruleset"' in home

@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.core import mail
-from django.test import Client
 from django.utils import timezone
 
 from games import engine
@@ -17,14 +16,9 @@ from games import services as games_services
 from games.models import Seat, Table
 from notify.models import Nudge
 from social.services import block_add
+from tests.conftest import signed_in_client
 
 from .conftest import error_of
-
-
-def browser(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def seated(table: Table) -> dict[int, Any]:
@@ -46,7 +40,9 @@ def waiting_and_other(table: Table) -> tuple[int, Any, Any]:
 
 
 def nudge(user: Any, table: Table) -> Any:
-    return browser(user).post(f"/api/tables/{table.pk}/nudge", content_type="application/json")
+    return signed_in_client(user).post(
+        f"/api/tables/{table.pk}/nudge", content_type="application/json"
+    )
 
 
 def test_a_nudge_after_an_hour_names_the_seat(three_player_game, run_notify):
@@ -102,7 +98,7 @@ def test_a_nudge_is_pushed_to_the_nudged_player_only(
     subs = {}
     for user in users.values():
         subs[user.pk] = receiver.subscriber()
-        browser(user).post(
+        signed_in_client(user).post(
             "/api/push/subscriptions", subs[user.pk].to_json(), content_type="application/json"
         )
     held_for(table, 3 * 3600)
@@ -118,8 +114,8 @@ def test_a_nudge_is_pushed_to_the_nudged_player_only(
     assert Nudge.objects.get().outcome == "push"
     # Nobody else sees it: not in the table's payload, nor its chat.
     third = next(u for u in users.values() if u.pk not in (waiting.pk, other.pk))
-    page = browser(third).get(f"/api/tables/{table.pk}").content.decode()
-    chat = browser(third).get(f"/api/tables/{table.pk}/chat").content.decode()
+    page = signed_in_client(third).get(f"/api/tables/{table.pk}").content.decode()
+    chat = signed_in_client(third).get(f"/api/tables/{table.pk}/chat").content.decode()
     assert "nudge" not in page.lower() and "nudge" not in chat.lower()
 
 
@@ -144,7 +140,9 @@ def test_a_blocked_players_nudges_never_arrive(
     table = three_player_game
     _, waiting, other = waiting_and_other(table)
     sub = receiver.subscriber()
-    browser(waiting).post("/api/push/subscriptions", sub.to_json(), content_type="application/json")
+    signed_in_client(waiting).post(
+        "/api/push/subscriptions", sub.to_json(), content_type="application/json"
+    )
     block_add(user=waiting, username=other.username)
     held_for(table, 3 * 3600)
     with django_capture_on_commit_callbacks(execute=True):
@@ -159,7 +157,7 @@ def test_nudges_turned_off_on_the_profile_do_not_arrive(
 ):
     table = three_player_game
     _, waiting, other = waiting_and_other(table)
-    browser(waiting).post("/accounts/profile/push/", {"push_turn": "on"})
+    signed_in_client(waiting).post("/accounts/profile/push/", {"push_turn": "on"})
     held_for(table, 3 * 3600)
     with django_capture_on_commit_callbacks(execute=True):
         nudge(other, table)
@@ -169,13 +167,13 @@ def test_nudges_turned_off_on_the_profile_do_not_arrive(
 def test_the_table_page_has_the_nudge_button(three_player_game):
     table = three_player_game
     _, _, other = waiting_and_other(table)
-    page = browser(other).get(f"/tables/{table.pk}/").content.decode()
+    page = signed_in_client(other).get(f"/tables/{table.pk}/").content.decode()
     assert f'data-nudge="/api/tables/{table.pk}/nudge"' in page
 
 
 def test_a_game_against_bots_only_offers_no_nudge(alice):
     # Play now: nobody but bots at the table, so a nudge could reach no one.
     table = games_services.table_play_now(user=alice, seed="nudge-bots")
-    page = browser(alice).get(f"/tables/{table.pk}/").content.decode()
+    page = signed_in_client(alice).get(f"/tables/{table.pk}/").content.decode()
     assert "Turn on push notifications" in page
     assert "data-nudge=" not in page

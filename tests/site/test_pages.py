@@ -5,16 +5,11 @@ from __future__ import annotations
 from django.test import Client
 
 from games.models import Seat, Table
-
-
-def logged_in(user) -> Client:  # type: ignore[no-untyped-def]
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.conftest import signed_in_client
 
 
 def test_home_lists_open_tables(alice, bob):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     response = client.post(
         "/tables/new/",
         {
@@ -31,19 +26,19 @@ def test_home_lists_open_tables(alice, bob):
     assert table.options["seats"] == 4 and table.options["window_seconds"] == 120 and table.public
     anonymous = Client().get("/").content.decode()
     assert f"/tables/{table.pk}/" in anonymous and "Log in" in anonymous
-    bob_home = logged_in(bob).get("/").content.decode()
+    bob_home = signed_in_client(bob).get("/").content.decode()
     assert f"/tables/{table.pk}/join/" in bob_home and 'id="new-table"' in bob_home
 
 
 def test_create_form_refuses_bad_input(alice):
-    response = logged_in(alice).post("/tables/new/", {"ruleset": "bga", "seats": 12})
+    response = signed_in_client(alice).post("/tables/new/", {"ruleset": "bga", "seats": 12})
     assert response.status_code == 400
     assert not Table.objects.exists()
     assert Client().post("/tables/new/", {"seats": 4}).status_code == 302  # to the login page
 
 
 def test_table_life_through_the_pages(alice, bob, charlie):
-    alice_client, bob_client = logged_in(alice), logged_in(bob)
+    alice_client, bob_client = signed_in_client(alice), signed_in_client(bob)
     alice_client.post(
         "/tables/new/",
         {"ruleset": "bga", "seats": 3, "turn_seconds": 3600, "window_seconds": 120, "strikes": 3},
@@ -52,7 +47,7 @@ def test_table_life_through_the_pages(alice, bob, charlie):
     page = alice_client.get(f"/tables/{table.pk}/").content.decode()
     assert f"/join/{table.invite_code}/" in page and "Fill empty seats with bots" in page
     # Private (the box was left unticked): charlie gets a refusal page, bob uses the link.
-    assert logged_in(charlie).get(f"/tables/{table.pk}/").status_code == 403
+    assert signed_in_client(charlie).get(f"/tables/{table.pk}/").status_code == 403
     assert "Take a seat" in bob_client.get(f"/join/{table.invite_code}/").content.decode()
     assert bob_client.get("/join/nonsense/").status_code == 404
     bob_client.post("/tables/join/", {"invite_code": table.invite_code})
@@ -74,7 +69,7 @@ def test_table_life_through_the_pages(alice, bob, charlie):
 
 
 def test_leave_through_the_page(alice):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     client.post(
         "/tables/new/",
         {
@@ -94,9 +89,9 @@ def test_leave_through_the_page(alice):
 
 
 def test_spectator_page_of_a_public_game(bot_game, charlie):
-    page = logged_in(charlie).get(f"/tables/{bot_game.pk}/").content.decode()
+    page = signed_in_client(charlie).get(f"/tables/{bot_game.pk}/").content.decode()
     assert "Your hand" not in page and "Round 1 of 7" in page
-    assert logged_in(charlie).get("/tables/999999/").status_code == 404
+    assert signed_in_client(charlie).get("/tables/999999/").status_code == 404
 
 
 def test_admin_lists_with_search_and_filters(bot_game, alice, admin_client):
@@ -134,7 +129,7 @@ def test_openapi_schema_and_docs(db):
 
 
 def test_an_address_with_no_page_answers_the_site_s_own_404(alice):
-    page = logged_in(alice).get("/no-such-page/")
+    page = signed_in_client(alice).get("/no-such-page/")
     text = page.content.decode()
     assert page.status_code == 404
     # The site's page, with its navigation and the player still signed in (Django's bare "Not

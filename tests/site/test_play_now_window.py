@@ -7,19 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 
 from accounts.models import Profile
 from games import services
 from games.models import Table
+from tests.conftest import signed_in_client
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_api_defaults_to_20_seconds_takes_a_choice_and_remembers_it(alice, api_for):
@@ -58,14 +52,14 @@ def test_the_service_refuses_a_window_outside_the_choices(alice):
 
 
 def test_the_lobby_form_offers_the_choice_and_another_device_finds_it_again(alice):
-    laptop = logged_in(alice)
+    laptop = signed_in_client(alice)
     page = laptop.get("/").content.decode()
     assert 'id="play-now-window"' in page
     assert _checked(page) == "20"
     response = laptop.post("/play/", {"level": "normal", "window_seconds": "60"})
     assert response.status_code == 302
     assert Table.objects.get().options["window_seconds"] == 60
-    phone = logged_in(alice)
+    phone = signed_in_client(alice)
     assert _checked(phone.get("/").content.decode()) == "60"
     assert _checked(phone.get("/play/").content.decode()) == "60"
     # A post without the field (an older page) plays with the one remembered.

@@ -22,19 +22,14 @@ from notify import guard, push
 from notify import services as notify
 from notify import tasks as notify_tasks  # noqa: F401 (registers the tasks)
 from notify.models import NotifyPrefs, PushSent, PushSubscription
+from tests.conftest import signed_in_client
 from tests.push_receiver import verify_vapid
 
 from .conftest import error_of
 
 
-def browser(user: Any) -> Client:
-    client = Client(enforce_csrf_checks=False)
-    client.force_login(user)
-    return client
-
-
 def subscribe(user: Any, subscriber: Any) -> Any:
-    return browser(user).post(
+    return signed_in_client(user).post(
         "/api/push/subscriptions", subscriber.to_json(), content_type="application/json"
     )
 
@@ -43,7 +38,7 @@ def subscribe(user: Any, subscriber: Any) -> Any:
 
 
 def test_the_key_is_the_vapid_public_key_base64url(alice):
-    body = browser(alice).get("/api/push/key").json()
+    body = signed_in_client(alice).get("/api/push/key").json()
     raw = base64.urlsafe_b64decode(body["public_key"] + "==")
     assert len(raw) == 65 and raw[0] == 4  # an uncompressed P-256 point
     assert "=" not in body["public_key"]
@@ -60,9 +55,9 @@ def test_subscribe_201_then_200_then_delete_204(alice, receiver):
     again = subscribe(alice, sub)
     assert again.status_code == 200
     assert PushSubscription.objects.filter(user=alice).count() == 1
-    listed = browser(alice).get("/api/push/subscriptions").json()
+    listed = signed_in_client(alice).get("/api/push/subscriptions").json()
     assert [s["endpoint"] for s in listed] == [sub.endpoint]
-    gone = browser(alice).delete(
+    gone = signed_in_client(alice).delete(
         "/api/push/subscriptions", {"endpoint": sub.endpoint}, content_type="application/json"
     )
     assert gone.status_code == 204
@@ -73,7 +68,7 @@ def test_several_browsers_per_user_each_removable(alice, receiver):
     phone, laptop = receiver.subscriber(), receiver.subscriber()
     assert subscribe(alice, phone).status_code == 201
     assert subscribe(alice, laptop).status_code == 201
-    browser(alice).delete(
+    signed_in_client(alice).delete(
         "/api/push/subscriptions", {"endpoint": phone.endpoint}, content_type="application/json"
     )
     assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [laptop.endpoint]
@@ -89,7 +84,9 @@ def test_one_subscription_per_browser_moves_to_whoever_signs_in_there(alice, bob
 def test_a_subscription_needs_its_keys(alice, receiver):
     body = receiver.subscriber().to_json()
     del body["keys"]["auth"]
-    answer = browser(alice).post("/api/push/subscriptions", body, content_type="application/json")
+    answer = signed_in_client(alice).post(
+        "/api/push/subscriptions", body, content_type="application/json"
+    )
     assert error_of(answer) == (400, "bad_request")
 
 
@@ -143,7 +140,9 @@ def test_names_resolving_to_private_addresses_are_refused(alice, resolver, addre
         "endpoint": "https://push.evil.test/send/abc",
         "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
     }
-    answer = browser(alice).post("/api/push/subscriptions", body, content_type="application/json")
+    answer = signed_in_client(alice).post(
+        "/api/push/subscriptions", body, content_type="application/json"
+    )
     assert error_of(answer) == (400, "bad_push_endpoint")
     assert not PushSubscription.objects.exists()
 
@@ -154,7 +153,9 @@ def test_a_public_https_endpoint_is_accepted(alice, resolver):
         "endpoint": "https://push.example.net/wpush/v2/abc",
         "keys": {"p256dh": "B" * 87, "auth": "A" * 22},
     }
-    answer = browser(alice).post("/api/push/subscriptions", body, content_type="application/json")
+    answer = signed_in_client(alice).post(
+        "/api/push/subscriptions", body, content_type="application/json"
+    )
     assert answer.status_code == 201
 
 
@@ -249,7 +250,7 @@ def test_my_turn_is_pushed_encrypted_and_signed(
     assert push_msg.headers["content-encoding"] == "aes128gcm"
     assert int(push_msg.headers["ttl"]) > 0
     vapid = verify_vapid(push_msg.headers, receiver.origin)
-    assert vapid["key"] == browser(nxt).get("/api/push/key").json()["public_key"]
+    assert vapid["key"] == signed_in_client(nxt).get("/api/push/key").json()["public_key"]
     payload = sub.decrypt(push_msg.body)
     assert payload["title"] == "Your turn"
     assert payload["url"] == f"/tables/{table.pk}/"
@@ -341,7 +342,7 @@ def test_a_kind_turned_off_on_the_profile_is_not_pushed(
     table = three_player_game
     nxt = next_to_play(table)
     subscribe(nxt, receiver.subscriber())
-    client = browser(nxt)
+    client = signed_in_client(nxt)
     # The profile's form: every box but "my turn" ticked.
     client.post(
         "/accounts/profile/push/",
@@ -461,7 +462,7 @@ def test_the_service_worker_is_served_from_the_root(db):
 def test_the_profile_offers_push_without_asking_on_load(alice, receiver):
     sub = receiver.subscriber()
     subscribe(alice, sub)
-    page = browser(alice).get("/accounts/profile/").content.decode()
+    page = signed_in_client(alice).get("/accounts/profile/").content.decode()
     assert 'id="push"' in page and "Turn on push notifications in this browser" in page
     assert f'data-push-remove="{sub.endpoint}"' in page
     assert "notify/push.js" in page
@@ -472,10 +473,15 @@ def test_the_profile_offers_push_without_asking_on_load(alice, receiver):
 def test_the_table_page_offers_push_to_its_players_only(three_player_game, charlie):
     table = three_player_game
     seated = seat_users(table)[0]
-    assert 'id="push-table"' in browser(seated).get(f"/tables/{table.pk}/").content.decode()
+    assert (
+        'id="push-table"' in signed_in_client(seated).get(f"/tables/{table.pk}/").content.decode()
+    )
     table.public = True
     table.save(update_fields=["public"])
-    assert 'id="push-table"' not in browser(charlie).get(f"/tables/{table.pk}/").content.decode()
+    assert (
+        'id="push-table"'
+        not in signed_in_client(charlie).get(f"/tables/{table.pk}/").content.decode()
+    )
 
 
 def test_skipped_pushes_write_nothing_and_old_records_are_pruned(alice, receiver):

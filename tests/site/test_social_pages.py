@@ -11,20 +11,15 @@ from games import presence, services
 from moderation.services.tables import table_abort
 from social import selectors
 from social import services as social
+from tests.conftest import signed_in_client
 
 from .stats_helpers import finished_game, rounds
 
 pytestmark = pytest.mark.django_db
 
 
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_follow_then_block_then_unblock_from_the_players_page(alice, bob):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     page = client.get("/players/bob/").content.decode()
     assert 'value="follow"' in page and 'value="block"' in page
     r = client.post("/players/bob/relation/", {"action": "follow", "next": "/players/bob/"})
@@ -44,7 +39,7 @@ def test_follow_then_block_then_unblock_from_the_players_page(alice, bob):
 
 
 def test_an_outside_next_is_not_followed(alice, bob):
-    r = logged_in(alice).post(
+    r = signed_in_client(alice).post(
         "/players/bob/relation/", {"action": "follow", "next": "https://evil.example/"}
     )
     assert r.url == "/players/bob/"
@@ -59,7 +54,7 @@ def test_my_friends_page_says_who_is_online_and_their_games_to_watch(alice, bob,
     services.table_fill_with_bots(user=bob, table_id=table.pk)
     services.table_start(user=bob, table_id=table.pk, seed="friends-watch")
     presence.mark_online(bob.pk)
-    page = logged_in(alice).get("/friends/").content.decode()
+    page = signed_in_client(alice).get("/friends/").content.decode()
     friends = page.split('id="friends"', 1)[1].split("</ul>", 1)[0]
     assert 'data-friend="bob"' in friends and "online now" in friends
     assert f"watch table #{table.pk}" in friends
@@ -87,6 +82,6 @@ def test_the_players_page_gives_reliability_and_aborted_games(alice, bob, django
 
 
 def test_every_page_header_leads_a_player_to_their_friends(alice):
-    header = logged_in(alice).get("/").content.decode().split("</header>")[0]
+    header = signed_in_client(alice).get("/").content.decode().split("</header>")[0]
     assert 'href="/friends/"' in header
     assert 'href="/friends/"' not in Client().get("/").content.decode().split("</header>")[0]

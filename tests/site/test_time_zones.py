@@ -19,13 +19,7 @@ from games.models import Table
 from mayi_site.timezones import zone_names
 from moderation.models import Restriction
 from moderation.services import user_mute
-from tests.conftest import make_moderator, verified_client
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+from tests.conftest import make_moderator, signed_in_client, verified_client
 
 
 def set_zone(client: Client, zone: str) -> Any:
@@ -43,7 +37,7 @@ def test_the_zones_are_the_iana_list():
 
 
 def test_the_profile_offers_a_choice_and_refuses_an_unknown_zone(alice):
-    client = signed_in(alice)
+    client = signed_in_client(alice)
     page = client.get("/accounts/profile/").content.decode()
     assert '<select name="time_zone"' in page and '<option value="Asia/Tokyo">' in page
     set_zone(client, "Mars/Olympus")
@@ -70,7 +64,7 @@ def test_sign_up_takes_the_zone_offered_from_the_browser(db):
 
 
 def test_pages_show_times_in_my_zone_and_name_it(alice):
-    client = signed_in(alice)
+    client = signed_in_client(alice)
     set_zone(client, "Asia/Tokyo")
     services.vacation_start(user=alice, days=1)
     until = Profile.objects.for_user(alice).vacation_until
@@ -81,7 +75,7 @@ def test_pages_show_times_in_my_zone_and_name_it(alice):
 
 
 def test_a_new_zone_shows_at_once(alice):
-    client = signed_in(alice)
+    client = signed_in_client(alice)
     set_zone(client, "Asia/Tokyo")
     assert 'data-time-zone="Asia/Tokyo"' in client.get("/").content.decode()
     set_zone(client, "Europe/Paris")
@@ -89,7 +83,7 @@ def test_a_new_zone_shows_at_once(alice):
 
 
 def test_the_api_keeps_utc(alice, api_for):
-    client = signed_in(alice)
+    client = signed_in_client(alice)
     set_zone(client, "Asia/Tokyo")
     services.vacation_start(user=alice, days=1)
     body = client.get("/api/vacation").json()
@@ -101,13 +95,13 @@ def test_the_api_keeps_utc(alice, api_for):
 
 
 def test_another_viewers_zone_is_their_own(alice, bob):
-    a, b = signed_in(alice), signed_in(bob)
+    a, b = signed_in_client(alice), signed_in_client(bob)
     set_zone(a, "Asia/Tokyo")
     assert 'data-time-zone="UTC"' in b.get("/").content.decode()
 
 
 def test_the_chat_mute_notice_names_the_zone(alice, admin_user):
-    client = signed_in(alice)
+    client = signed_in_client(alice)
     set_zone(client, "Asia/Tokyo")
     until = timezone.now() + timedelta(hours=2)
     Restriction.objects.create(
@@ -152,7 +146,7 @@ def test_a_mute_email_is_in_the_members_zone(bob, mailoutbox, django_capture_on_
 
 
 def test_my_restrictions_on_my_profile_are_in_my_zone(bob, admin_user):
-    client = signed_in(bob)
+    client = signed_in_client(bob)
     set_zone(client, "Asia/Tokyo")
     until = timezone.now().replace(hour=20, minute=15, second=0, microsecond=0) + timedelta(days=2)
     Restriction.objects.create(

@@ -14,17 +14,12 @@ from social import selectors
 from social import services as social
 from stats.models import GameResult
 from stats.ratings import display
+from tests.conftest import signed_in_client
 
 from .stats_helpers import finished_game, rounds
 from .stats_play import play_game
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_waiting_room_gives_reliability_pace_rule_and_invites_a_friend(alice, bob, carol):
@@ -34,7 +29,7 @@ def test_the_waiting_room_gives_reliability_pace_rule_and_invites_a_friend(alice
     services.table_join(user=bob, table_id=table.pk)
     social.follow_add(user=alice, username="carol")
     social.follow_add(user=carol, username="alice")
-    page = logged_in(alice).get(f"/tables/{table.pk}/").content.decode()
+    page = signed_in_client(alice).get(f"/tables/{table.pk}/").content.decode()
     assert re.search(r'aria-describedby="rel-seat-1"[^>]*>.*100%</button>', page)
     pace = page.split('id="table-pace"', 1)[1].split("</p>", 1)[0]
     assert "fast: 2 min a turn" in pace and "“May I?” 1 h" in pace
@@ -44,7 +39,7 @@ def test_the_waiting_room_gives_reliability_pace_rule_and_invites_a_friend(alice
     # carol, a friend not seated, can be invited from here.
     form = page.split('id="invite-friend"', 1)[1].split("</form>", 1)[0]
     assert '<option value="carol">' in form and "bob" not in form
-    r = logged_in(alice).post(f"/tables/{table.pk}/invite/", {"username": "carol"})
+    r = signed_in_client(alice).post(f"/tables/{table.pk}/invite/", {"username": "carol"})
     assert r.status_code == 302
     assert [i.table_id for i in selectors.invitations_for(carol)] == [table.pk]
 
@@ -75,7 +70,7 @@ def test_a_finished_games_payload_has_each_persons_rating_change(alice, bob, api
 
 
 def test_the_new_table_form_sets_the_join_rule(alice):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     form = client.get("/").content.decode()
     assert 'name="min_reliability"' in form and 'name="max_timeouts"' in form
     r = client.post(
@@ -108,7 +103,7 @@ def test_follow_a_player_from_a_table_being_played(alice, bob):
     services.table_join(user=bob, table_id=table.pk)
     services.table_fill_with_bots(user=alice, table_id=table.pk)
     services.table_start(user=alice, table_id=table.pk, seed="follow-at-table")
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     side = client.get(f"/tables/{table.pk}/").content.decode().split('id="table-people"', 1)[1]
     side = side.split("</details>", 1)[0]
     assert 'action="/players/bob/relation/"' in side and 'value="follow"' in side

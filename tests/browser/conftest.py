@@ -10,6 +10,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,14 @@ def browser() -> Iterator[Any]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def pool() -> Iterator[ThreadPoolExecutor]:
+    """A thread for the services a test calls while the page is open: they (and their
+    on-commit broadcast) must run off the thread of Playwright's event loop."""
+    with ThreadPoolExecutor(1) as executor:
+        yield executor
 
 
 @pytest.fixture

@@ -6,8 +6,6 @@ other hands and the stock."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -24,12 +22,6 @@ pytestmark = [
 ]
 
 LETTERS = {"hands": {0: "7M 7A 7Y 7I ? 12M", 1: "3M 4M 5M"}, "active": 0, "phase": "draw"}
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _luminance(colour: str) -> float:

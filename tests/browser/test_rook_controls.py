@@ -10,8 +10,6 @@ the socket is live, and what these tests look at is what the page shows after ea
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -83,13 +81,6 @@ def _labels(page: Any, selector: str) -> list[str]:
 
 def _version(page: Any) -> int:
     return int(page.evaluate("document.getElementById('table').dataset.version"))
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    # The services (and their on-commit broadcast) run off the thread of Playwright's loop.
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 # Both down; bob's book of 5s holds the Rook, and alice holds the red 5 it stands for.

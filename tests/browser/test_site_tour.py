@@ -5,8 +5,6 @@ tests/browser/screenshots/ (git-ignored)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -36,12 +34,6 @@ MID_GAME = {
     "phase": "draw",
     "hand_size": 4,
 }
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _tables(alice: Any, bob: Any) -> dict[str, int]:

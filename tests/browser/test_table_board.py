@@ -7,8 +7,6 @@ down inside the offer."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -55,12 +53,6 @@ BOARD = {
 
 # A phone's browser: its screen, touch, and the mobile viewport.
 PHONE_TOUCH = {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True}
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _with_deadline(host: Any, state: dict[str, Any], column: str) -> tuple[int, int]:

@@ -7,8 +7,6 @@ tests/browser/screenshots/ (git-ignored)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -40,12 +38,6 @@ pytestmark = [
 SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
 # A phone's browser: its screen, touch, and the mobile viewport.
 PHONE_TOUCH = {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True}
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _open(

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -57,12 +55,6 @@ FAKE_NOTIFICATIONS = """
   });
 })();
 """
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _open(browser: Any, url: str, user: Any, table_id: int, *, fake: bool = False) -> Any:

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -45,13 +43,6 @@ SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
 # The round of the tests below is tables.OFFER played out: I buy the 9Y (with the penalty card
 # 7I), the bot ends its turn, I draw 3A, lay down the 7s and the 9s, lay off 9Y and 7I, discard
 # 3A: out.
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    # The services (and their on-commit broadcast) run off the thread of Playwright's loop.
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _version(page: Any) -> int:

@@ -4,8 +4,6 @@ dropped, a MAYI meld from the selection, and round 7's pass with a last card tha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -30,12 +28,6 @@ DOWN = {
     "active": 0,
     "phase": "play",
 }
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _open(browser: Any, url: str, user: Any, table_id: int) -> Any:

@@ -4,8 +4,6 @@ screen; the final scores give each person's rating change; no serious axe-core f
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -32,13 +30,6 @@ pytestmark = [
 ]
 
 SIZES = {"laptop": (1280, 800), "phone": (375, 812)}
-
-
-@pytest.fixture
-def pool() -> Iterator[ThreadPoolExecutor]:
-    # The services (and their on-commit broadcast) run off the thread of Playwright's loop.
-    with ThreadPoolExecutor(1) as executor:
-        yield executor
 
 
 def _context(size: str) -> dict[str, Any]:

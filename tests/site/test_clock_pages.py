@@ -7,12 +7,11 @@ from datetime import time
 
 from accounts.models import Profile
 from games.models import Seat, Table
-
-from .test_pages import logged_in
+from tests.conftest import signed_in_client
 
 
 def test_the_lobby_form_sets_a_time_bank(alice):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     page = client.get("/").content.decode()
     assert 'name="bank_seconds"' in page and 'name="bank_max_seconds"' in page
     response = client.post(
@@ -44,7 +43,7 @@ def test_the_lobby_form_sets_a_time_bank(alice):
 
 
 def test_reminder_settings_and_vacation_on_the_profile(alice):
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     page = client.get("/accounts/profile/").content.decode()
     assert 'id="reminders"' in page and 'id="vacation"' in page
     client.post(
@@ -73,7 +72,7 @@ def test_reminder_settings_and_vacation_on_the_profile(alice):
 
 def test_the_standing_order_control_on_the_table_page(three_player_game, alice, charlie):
     table = three_player_game
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'id="buy-order"' in page
     response = client.post(f"/tables/{table.pk}/orders/", {"order": "completes", "limit": "2"})
@@ -82,5 +81,5 @@ def test_the_standing_order_control_on_the_table_page(three_player_game, alice, 
     assert (seat.buy_order, seat.buy_order_limit) == ("completes", 2)
     client.post(f"/tables/{table.pk}/orders/", {"order": "bogus"})
     assert Seat.objects.get(table=table, user=alice).buy_order == "completes"
-    logged_in(charlie).post(f"/tables/{table.pk}/orders/", {"order": "never"})
+    signed_in_client(charlie).post(f"/tables/{table.pk}/orders/", {"order": "never"})
     assert not Seat.objects.filter(table=table, user=charlie).exists()

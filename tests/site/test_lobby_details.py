@@ -13,8 +13,8 @@ from games import services
 from games.engine import RULESETS
 from games.forms import TableForm
 from games.models import Seat
+from tests.conftest import signed_in_client
 from tests.site.stats_play import play_game
-from tests.site.test_lobby import logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def _seat_options(page: str) -> dict[int, list[str]]:
 
 
 def test_each_seat_count_names_the_rulesets_the_engine_lets_play_with_it(alice):
-    options = _seat_options(logged_in(alice).get("/").content.decode())
+    options = _seat_options(signed_in_client(alice).get("/").content.decode())
     assert options, "the seats menu marks no option"
     for seats, rulesets in options.items():
         for name, rules in RULESETS.items():
@@ -48,7 +48,7 @@ def test_a_seat_count_the_ruleset_refuses_is_a_form_error_naming_its_range(alice
     )
     assert not form.is_valid()
     assert "for 3 to 8 players" in form.errors["seats"][0]
-    response = logged_in(alice).post(
+    response = signed_in_client(alice).post(
         "/tables/new/",
         {"ruleset": "bga", "seats": 2, "turn_seconds": 3600, "window_seconds": 3600, "strikes": 3},
     )
@@ -85,11 +85,11 @@ def test_the_header_s_way_in_keeps_the_invitation(alice):
 def test_a_full_waiting_room_says_it_waits_for_the_host(alice, bob, carol):
     table = services.table_create(host=alice, seats=3)
     services.table_join(user=bob, table_id=table.pk)
-    page = logged_in(bob).get(f"/tables/{table.pk}/").content.decode()
+    page = signed_in_client(bob).get(f"/tables/{table.pk}/").content.decode()
     assert "Waiting for players (2/3)" in page
     services.table_join(user=carol, table_id=table.pk)
     for user, words in ((bob, "waiting for alice to start the game"), (alice, "start the game")):
-        page = logged_in(user).get(f"/tables/{table.pk}/").content.decode()
+        page = signed_in_client(user).get(f"/tables/{table.pk}/").content.decode()
         assert "Waiting for players" not in page
         assert "The table is full (3/3)" in page and words in page
 
@@ -102,12 +102,12 @@ def test_my_finished_games_say_my_place_and_score(alice, bob):
         entry = next(e for e in services.lobby_for_user(user=user).mine if e.table.pk == table.pk)
         assert entry.result.startswith(f"{places[me]}")
         assert entry.result.endswith(f"of 3 · {totals[me]} points")
-        page = logged_in(user).get("/").content.decode()
+        page = signed_in_client(user).get("/").content.decode()
         row = page[page.index(f'data-table="{table.pk}"') :]
         assert f'<span class="result">{entry.result}</span>' in row[: row.index("</li>")]
 
 
 def test_the_lobby_has_one_h1(alice):
-    for client in (logged_in(alice), Client()):
+    for client in (signed_in_client(alice), Client()):
         page = client.get("/").content.decode()
         assert len(re.findall(r"<h1[ >]", page)) == 1

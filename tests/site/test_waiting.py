@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.models import Seat, Table
 from games.services.lobby import MAY_I_OPEN, YOUR_TURN
-from tests.site.test_lobby import _play_now_with, _table_waiting_on, logged_in
+from tests.conftest import signed_in_client
+from tests.site.test_lobby import _play_now_with, _table_waiting_on
 
 pytestmark = pytest.mark.django_db
 
@@ -59,11 +60,11 @@ def test_signed_out_the_api_refuses_and_pages_show_no_badge():
 
 def test_every_page_s_header_counts_the_games_waiting_on_me(alice, bob):
     my_turn = _play_now_with(alice, YOUR_TURN)
-    client = logged_in(alice)
+    client = signed_in_client(alice)
     for path in ("/", "/rules/", "/leaderboard/", f"/tables/{my_turn.pk}/", "/accounts/profile/"):
         page = client.get(path).content.decode()
         assert 'id="your-games"' in page and 'data-count="1"' in page, path
         assert 'href="/#my-games"' in page
     # bob has no game waiting: the badge is there, its number hidden.
-    page = logged_in(bob).get("/rules/").content.decode()
+    page = signed_in_client(bob).get("/rules/").content.decode()
     assert 'data-count="0"' in page and 'class="your-games"' in page

@@ -500,6 +500,8 @@ def decide(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 
 
 ANSWERS = ("may_i", "no_thanks")
+# A socket move's error, by its code, as the HTTP status the API would have answered.
+SOCKET_STATUS = {"stale_version": 409, "rate_limited": 429, "busy": 503, "unavailable": 503}
 
 
 def answered_card(view: dict[str, Any]) -> str | None:
@@ -557,8 +559,15 @@ class Player:
         slow_turns: float = 0.0,
         start_after: float = 0.0,
         tls: ssl.SSLContext | None = None,
+        moves: str = "http",
     ) -> None:
         self.start_after = start_after
+        # "socket": moves go over the table's websocket, each answered by a frame or an error
+        # naming its ``ref``; "http": by POST, as the page sends them (static/js/table/api.js).
+        self.moves = moves
+        self.ws: Any = None
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.refs = 0
         self.cred, self.port, self.think, self.rng = cred, port, think, rng
         self.answer_windows = answer_windows
         self.ledger, self.stop_at = ledger, stop_at
@@ -599,6 +608,7 @@ class Player:
                     open_timeout=30,
                 ) as ws:
                     backoff = 0.2
+                    self.ws = ws
                     self.connected.set()
                     self.socket_up = True
                     while True:
@@ -611,6 +621,9 @@ class Player:
                             return
                         received = self.last_heard = time.time()
                         frame = json.loads(raw)
+                        waiting = self.answers.pop(frame.get("ref"), None)
+                        if waiting is not None and not waiting.done():
+                            waiting.set_result(frame)
                         if frame.get("type") != "table":
                             continue
                         self.ledger.frames += 1
@@ -620,6 +633,11 @@ class Player:
                         self.take(frame["table"], frame["view"])
             except Exception as exc:  # reconnect on any drop
                 self.socket_up = False
+                self.ws = None
+                for waiting in self.answers.values():
+                    if not waiting.done():
+                        waiting.set_exception(ConnectionError("the socket dropped"))
+                self.answers.clear()
                 if time.time() >= self.stop_at:
                     return
                 self.ledger.reconnects += 1
@@ -683,6 +701,39 @@ class Player:
                 continue
             return status, payload
 
+    async def act(self, action: dict[str, Any], version: int) -> tuple[int, dict[str, Any] | None]:
+        """Play the action at ``version``: over the socket while it is up with
+        ``moves="socket"``, else by HTTP as the page does."""
+        if self.moves != "socket" or self.ws is None:
+            return await self.post(action, version)
+        self.refs += 1
+        ref = str(self.refs)
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[ref] = answer
+        message = {"type": "action", "action": action, "expect_version": version, "ref": ref}
+        sent = time.perf_counter()
+        try:
+            await self.ws.send(json.dumps(message))
+            frame = await asyncio.wait_for(answer, 30)
+        except Exception as exc:
+            # No answer: it may or may not have applied (the check accepts either, once).
+            self.answers.pop(ref, None)
+            self.ledger.unknown.append((self.cred.table_id, version + 1, action))
+            self.ledger.dropped += 1
+            if not isinstance(exc, TimeoutError | ConnectionError) and "Closed" not in str(
+                type(exc)
+            ):
+                self.ledger.errors.append(f"socket move: {type(exc).__name__}"[:200])
+            return 0, None
+        self.ledger.latencies.append((time.time(), time.perf_counter() - sent))
+        if frame.get("type") == "table":
+            status = 200
+        else:
+            status = SOCKET_STATUS.get(frame.get("error", {}).get("code"), 400)
+        self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
+        # A stale move's fresh frame follows its error on the socket (taken by socket_loop).
+        return status, frame
+
     async def play_loop(self) -> None:
         try:
             await asyncio.wait_for(self.connected.wait(), max(1.0, self.stop_at - time.time()))
@@ -727,12 +778,17 @@ class Player:
             version = self.version
             if self.view is not view:
                 continue  # something happened while thinking: think again
-            status, payload = await self.post(action, version)
+            status, payload = await self.act(action, version)
             if status == 200 and payload is not None:
                 self.ledger.acked.append((self.cred.table_id, payload["table"]["version"], action))
                 self.take(payload["table"], payload["view"])
-            elif status in (400, 409) and payload is not None and "view" in payload:
-                self.take(payload["table"], payload["view"])
+            elif (
+                status in (400, 409)
+                and payload is not None
+                and ("view" in payload or payload.get("type") == "error")
+            ):
+                if "view" in payload:
+                    self.take(payload["table"], payload["view"])
                 if status == 409 and action["type"] in ANSWERS and again is None:
                     self.again = (action, answered_card(view))
                 if status == 400:
@@ -784,6 +840,7 @@ async def play_all(
     arrivals_per_s: float = 100.0,
     tls: ssl.SSLContext | None = None,
     by_table: bool = False,
+    moves: str = "http",
 ) -> list[Ledger]:
     """Every seat's client, table i on ports[i % len(ports)] (seats of one table are split
     across the daphne processes too when there are several: seat s of table i on
@@ -810,6 +867,7 @@ async def play_all(
                     slow_turns=slow_turns,
                     start_after=len(players) / arrivals_per_s,
                     tls=tls,
+                    moves=moves,
                 )
             )
     tasks = [asyncio.create_task(p.run()) for p in players]

@@ -81,6 +81,7 @@ def client_process(
     connected_after: float,
     out: Any,
     by_table: bool = False,
+    moves: str = "http",
 ) -> None:
     async def freeze_once_connected() -> None:
         # The clients are the measuring instrument, hundreds to a process where a player has
@@ -102,6 +103,7 @@ def client_process(
             arrivals_per_s=arrivals,
             during=freeze_once_connected,
             by_table=by_table,
+            moves=moves,
         )
     )
     seen = [sorted(led.seen.items()) for led in ledgers]
@@ -200,6 +202,13 @@ def main() -> None:
         action="store_true",
         help="every seat of a table on one daphne process (proxies routing by table)",
     )
+    parser.add_argument(
+        "--moves",
+        choices=("socket", "http"),
+        default="http",
+        help="how clients send their moves: by POST /api/tables/<id>/actions, as the page "
+        "does, or over the table's websocket (each answered by a frame naming its ref)",
+    )
     parser.add_argument("--database-url", default=DATABASE_URL, help="dropped and made afresh")
     parser.add_argument("--redis-url", default=REDIS_URL)
     parser.add_argument(
@@ -259,6 +268,7 @@ def main() -> None:
                     connect_allowance,
                     results,
                     args.by_table,
+                    args.moves,
                 ),
             )
             for k, part in enumerate(parts)
@@ -291,6 +301,7 @@ def main() -> None:
             "clients": args.tables * args.seats,
             "seconds": args.seconds,
             "daphne_processes": args.daphne_processes,
+            "moves": args.moves,
             "workers": args.workers,
             "client_processes": args.client_processes,
             "by_table": args.by_table,

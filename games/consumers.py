@@ -222,7 +222,7 @@ class TableConsumer(GuardedJsonConsumer):
         if kind == "sync":
             await self.sync(content.get("version"))
         elif kind == "action":
-            await self.act(content.get("action"), content.get("expect_version"))
+            await self.act(content.get("action"), content.get("expect_version"), _ref(content))
         elif kind == "looking":
             self.looking = content.get("visible") is True
             if self.looking:
@@ -260,20 +260,24 @@ class TableConsumer(GuardedJsonConsumer):
         else:
             await self.send_frame(frame, force=True)
 
-    async def act(self, action: Any, expect_version: Any) -> None:
-        """The same service as ``POST /api/tables/<id>/actions``; errors in the API's shape."""
+    async def act(self, action: Any, expect_version: Any, ref: str | None = None) -> None:
+        """The same service as ``POST /api/tables/<id>/actions``; errors in the API's shape.
+        The answer (the fresh frame, or the error) carries the client's ``ref`` when it sent
+        one: frames of other seats' moves may arrive between the action and its answer."""
         if not isinstance(action, dict):
-            await self.send_error("bad_request", "action must be an object")
+            await self.send_error("bad_request", "action must be an object", ref)
             return
         try:
             parsed = _action.validate_python({**action, "expect_version": expect_version})
         except ValidationError as exc:
             # In players' words, as the API's (the page shows the message as it is).
-            await self.send_error("bad_request", validation_message(exc.errors()))
+            await self.send_error("bad_request", validation_message(exc.errors()), ref)
             return
         clean = parsed.model_dump(exclude={"expect_version"}, exclude_none=True)
         try:
-            frame = await database_sync_to_async(live.table_act)(
+            # Not thread-sensitive: every socket's move of the process would otherwise wait in
+            # the one thread that Django's synchronous code shares.
+            frame = await database_sync_to_async(live.table_act, thread_sensitive=False)(
                 table_id=self.table_id,
                 session_key=self._session_key(),
                 action=clean,
@@ -283,18 +287,26 @@ class TableConsumer(GuardedJsonConsumer):
             await self.refuse(exc)
             return
         except services.StaleVersion as exc:
-            await self.send_error(exc.code, exc.message)
+            await self.send_error(exc.code, exc.message, ref)
             await self.push(force=True, since=exc.since)
             return
         except (services.ServiceError, IllegalMove) as exc:
             _, code, message = services.refusal(exc)
-            await self.send_error(code, message)
+            await self.send_error(code, message, ref)
             return
+        if ref is not None:
+            frame["ref"] = ref
         await self.send_frame(frame, force=True)
 
     def _session_key(self) -> str | None:
         session = self.scope.get("session")
         return session.session_key if session is not None else None
+
+
+def _ref(content: dict[str, Any]) -> str | None:
+    """The client's name for its action (``ref``: up to 64 characters), echoed on the answer."""
+    ref = content.get("ref")
+    return ref if isinstance(ref, str) and 0 < len(ref) <= 64 else None
 
 
 def _since(query_string: bytes) -> int | None:

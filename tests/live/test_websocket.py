@@ -341,7 +341,17 @@ def test_actions_over_the_socket(alice, bob, carol, api_for):
             {"type": "action", "action": {"type": "fly"}, "expect_version": table.version}
         )
         error = await comm.receive_json_from(timeout=TIMEOUT)
-        assert error["error"]["code"] == "bad_request"
+        assert error["error"]["code"] == "bad_request" and "ref" not in error
+        # A client's ref names the answer to its action (frames of other seats' moves may
+        # come between); one that is not a short string is ignored.
+        await comm.send_json_to(
+            {"type": "action", "action": {"type": "fly"}, "expect_version": 0, "ref": "a1"}
+        )
+        assert (await comm.receive_json_from(timeout=TIMEOUT))["ref"] == "a1"
+        await comm.send_json_to(
+            {"type": "action", "action": {"type": "fly"}, "expect_version": 0, "ref": "x" * 65}
+        )
+        assert "ref" not in await comm.receive_json_from(timeout=TIMEOUT)
         await comm.send_json_to(
             {
                 "type": "action",
@@ -351,13 +361,15 @@ def test_actions_over_the_socket(alice, bob, carol, api_for):
         )
         error = await comm.receive_json_from(timeout=TIMEOUT)
         assert error["type"] == "error" and error["error"]["code"] not in {"bad_request", ""}
-        # A legal one: the actor's answer is the fresh frame; every seat gets it once.
+        # A legal one: the actor's answer is the fresh frame, with its ref; every seat gets
+        # it once.
         await comm.send_json_to(
-            {"type": "action", "action": action, "expect_version": table.version}
+            {"type": "action", "action": action, "expect_version": table.version, "ref": "b2"}
         )
         for other_seat, other in comms.items():
             frame = await other.receive_json_from(timeout=TIMEOUT)
             assert frame["type"] == "table" and frame["version"] == table.version + 1
+            assert frame.get("ref") == ("b2" if other is comm else None)
             assert as_get(frame) == await fresh_get(api_for, people[other_seat], table.pk)
             assert await other.receive_nothing(0.05)
             await other.disconnect()

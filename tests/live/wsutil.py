@@ -91,8 +91,11 @@ async def fresh_get(api_for: Callable[[Any], Any], user: Any, table_id: int) -> 
 
 
 def as_get(frame: dict) -> dict:
-    """The part of a frame a GET answers (a frame adds type, version and committed_at)."""
-    assert set(frame) <= {"type", "version", "committed_at", "table", "view", "log"}, set(frame)
+    """The part of a frame a GET answers (a frame adds type, version, committed_at, and the
+    client's ref on the answer to its action)."""
+    assert set(frame) <= {"type", "version", "committed_at", "ref", "table", "view", "log"}, set(
+        frame
+    )
     assert frame["version"] == frame["table"]["version"]
     return steady({"table": frame["table"], "view": frame["view"]})
 

@@ -169,6 +169,14 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         page.mouse.up()
         v = _moved(page, v)
         assert _hand(page) == ["w3A"]
+        # One card is "1 card", for the eye (a phone's seat says "1 card") and the ear.
+        my_seat = page.locator("#players .seat.me")
+        assert (my_seat.get_attribute("aria-label") or "").endswith(": 1 card, 0 points")
+        count = my_seat.locator(".hand-count").evaluate(
+            "e => e.textContent + getComputedStyle(e, '::after').content"
+        )
+        assert count == ('1" card"' if size == "phone" else "1none")
+        assert page.inner_text("#hand-penalty") == "3 points"
         no_sideways_scroll(page)
         shoot(page, "mid-round")
 

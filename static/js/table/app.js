@@ -333,7 +333,7 @@ function Game() {
     </div>
     ${hand && !view.game_over && html`<section class=${`my-hand ${turn ? "my-turn" : ""} ${folded ? "folded" : ""}`} id="my-hand" aria-label="Your hand">
       <div class="hand-head">
-        <h2><span class="hand-word">Your hand · </span><span class="hint">${hand.length + staged.size} card${hand.length + staged.size === 1 ? "" : "s"}${penalty !== null ? html` · <span id="hand-penalty">${penalty} points</span><span class="long"> if the round ended now</span>` : ""}</span></h2>
+        <h2><span class="hand-word">Your hand · </span><span class="hint">${hand.length + staged.size} card${hand.length + staged.size === 1 ? "" : "s"}${penalty !== null ? html` · <span id="hand-penalty">${penalty} point${penalty === 1 ? "" : "s"}</span><span class="long"> if the round ended now</span>` : ""}</span></h2>
         <button type="button" class="fold" id="hand-fold" aria-controls="hand" aria-expanded=${folded ? "false" : "true"} aria-label=${folded ? "Show cards" : "Hide cards"}
           onClick=${() => setFolded(!folded)}>${folded ? "Show" : "Hide"}<span class="btn-long"> cards</span></button>
         <${SortMenu} pref=${pref} setPref=${setPref} />

@@ -32,7 +32,7 @@ export function Seats({ s }) {
       const buys = view.max_buys === null || view.max_buys === undefined ? `${view.buys_used[p]}` : `${view.buys_used[p]}/${view.max_buys}`;
       const place = view.game_over && view.places ? view.places[p] : null;
       return html`<li key=${p} class=${cls} data-seat=${p} aria-current=${active ? "true" : null}
-          aria-label=${`${seatName(meta, p)}${level ? ` (${aBot(level)})` : ""}${p === mine ? " (you)" : ""}${active ? ", to play" : ""}: ${view.hand_sizes[p]} cards, ${view.total_scores[p]} points`}>
+          aria-label=${`${seatName(meta, p)}${level ? ` (${aBot(level)})` : ""}${p === mine ? " (you)" : ""}${active ? ", to play" : ""}: ${view.hand_sizes[p]} card${view.hand_sizes[p] === 1 ? "" : "s"}, ${view.total_scores[p]} point${view.total_scores[p] === 1 ? "" : "s"}`}>
         <div class="seat-name">
           <span class=${`dot ${online}`} title=${online === "bot" ? (level ? aBot(level) : "a bot") : online}></span>
           <strong><${Breakable} name=${seatName(meta, p)} /></strong>${p === mine ? html` <span class="you">(you)</span><span class="you-short" aria-hidden="true">You</span>` : ""}
@@ -40,7 +40,7 @@ export function Seats({ s }) {
           ${view.dealer_seat === p ? html` <span class="badge dealer" title="dealer">D</span>` : ""}
           ${seat.expelled ? html` <span class="badge" title="a bot plays this seat">bot plays</span>` : ""}
         </div>
-        <div class="seat-hand"><${Fan} count=${view.hand_sizes[p]} /><span class="hand-count" title="cards in hand">${view.hand_sizes[p]}</span></div>
+        <div class="seat-hand"><${Fan} count=${view.hand_sizes[p]} /><span class="hand-count" title="cards in hand" data-one=${view.hand_sizes[p] === 1 ? "" : null}>${view.hand_sizes[p]}</span></div>
         <dl class="seat-facts">
           <div class="f-score"><dt>Score</dt><dd class="score">${view.total_scores[p]}</dd></div>
           <div class="f-buys"><dt>Buys</dt><dd>${buys}</dd></div>
@@ -72,7 +72,7 @@ export function Piles({ s, canDraw, onDraw, recent }) {
   const peek = !canTake && recent.length > 1;
   return html`<div class="piles" id="piles">
     <button type="button" class=${`pile stock ${canDraw ? "glow" : ""}`} id="stock" disabled=${!canDraw}
-        aria-label=${`Stock, ${view.stock_size} cards${canDraw ? ": draw from the stock (D)" : ""}`} onClick=${() => onDraw("stock")}>
+        aria-label=${`Stock, ${view.stock_size} card${view.stock_size === 1 ? "" : "s"}${canDraw ? ": draw from the stock (D)" : ""}`} onClick=${() => onDraw("stock")}>
       <${CardBack} /><span class="pile-count" id="stock-count" data-count=${view.stock_size} data-t=${view.stock_size}></span>
     </button>
     ${/* Not mine to take, the pile is a disabled button: the box takes the focus instead, so the

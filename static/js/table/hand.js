@@ -137,7 +137,7 @@ export function Hand({ s, order, meldOf, groupEnds, onReorder, onDrop }) {
   }
 
   const last = new Set(s.lastDrawn);
-  return html`<div class="hand" id="hand" ref=${box} role="group" aria-label=${`Your hand, ${order.length} cards`} onKeyDown=${onKeyDown}>
+  return html`<div class="hand" id="hand" ref=${box} role="group" aria-label=${`Your hand, ${order.length} card${order.length === 1 ? "" : "s"}`} onKeyDown=${onKeyDown}>
     ${order.map((c) => {
       const selected = s.selected.includes(c);
       const kind = meldOf ? meldOf.get(c) : null;

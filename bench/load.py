@@ -11,7 +11,8 @@ Celery broker), ``--daphne-processes`` daphne processes on ports ``--port``, ``-
 (DEBUG off), ``--workers`` Celery timer workers and ONE beat. The database is the run's own,
 dropped and made afresh. ``--tables`` started tables of ``--seats`` people each (bga, every
 seat its own user, token and session); every seat is one client (bench/harness.py Player): a
-websocket for its frames and keep-alive HTTP for its moves, deciding from its own view after a
+websocket for its frames and keep-alive HTTP for its moves (``--moves socket``: over the
+websocket instead, each answered by the frame naming its ``ref``), deciding from its own view after a
 think time drawn from ``--think`` seconds, answering "May I?" windows too. Seat s of table i
 talks to daphne process (i + s) mod N, so with N > 1 every table's seats are split across
 processes: each move must reach the seats on the other process through Redis.

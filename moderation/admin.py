@@ -263,16 +263,8 @@ class MemberAdmin(ReadOnly):
             obj.pk,
         )
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        member = self.get_object(request, object_id)
-        context = {**(extra_context or {}), "file": member_file(member) if member else None}
-        return super().change_view(request, object_id, form_url, context)
+    def page_context(self, request: HttpRequest, obj: Any) -> dict[str, Any]:
+        return {"file": member_file(obj) if obj else None}
 
     def get_urls(self) -> list:
         wrap = self.admin_site.admin_view

@@ -96,31 +96,22 @@ class AppealAdmin(NoHandEdits):
     class Media:
         css = {"all": ("moderation/moderation.css",)}
 
-    def change_view(
-        self,
-        request: HttpRequest,
-        object_id: str,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> Any:
+    def page_actions(self, request: HttpRequest, obj: Any) -> list[dict[str, Any]]:
         # The decision as a button on the appeal's own page (the list's action for this row).
-        appeal = self.get_object(request, object_id)
-        buttons = []
         if (
-            appeal is not None
-            and appeal.status == Appeal.Status.PENDING
-            and self.has_decide_permission(request)
+            obj is None
+            or obj.status != Appeal.Status.PENDING
+            or not self.has_decide_permission(request)
         ):
-            buttons.append(
-                {
-                    "url": reverse("admin:moderation_appeal_changelist"),
-                    "pk": appeal.pk,
-                    "action": "decide",
-                    "label": "Decide…",
-                }
-            )
-        context = {**(extra_context or {}), "page_actions": buttons}
-        return super().change_view(request, object_id, form_url, context)
+            return []
+        return [
+            {
+                "url": reverse("admin:moderation_appeal_changelist"),
+                "pk": obj.pk,
+                "action": "decide",
+                "label": "Decide…",
+            }
+        ]
 
     def has_decide_permission(self, request: HttpRequest) -> bool:
         user = request.user

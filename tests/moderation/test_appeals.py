@@ -85,6 +85,12 @@ def test_an_appeal_s_whole_path(
     assert verified_client(game).get("/admin/moderation/appeal/").status_code == 403
     queue = verified_client(judge).get("/admin/moderation/appeal/")
     assert queue.status_code == 200 and "bob" in queue.content.decode()
+    # The appeal's own page offers the decision as a button while it waits.
+    page = f"/admin/moderation/appeal/{appeal.pk}/change/"
+    buttons = verified_client(judge).get(page).context["page_actions"]
+    assert [(b["action"], b["pk"], b["label"]) for b in buttons] == [
+        ("decide", appeal.pk, "Decide…")
+    ]
     # Never decided by the moderator who imposed it.
     with pytest.raises(PermissionDenied):
         services.appeal_decide(actor=boss, appeal_id=appeal.pk, decision="lifted", reason="ok")
@@ -106,6 +112,7 @@ def test_an_appeal_s_whole_path(
     html = _sign_in_page("bob")
     assert "shortened the restriction" in html and "one day is enough" in html
     assert 'name="token"' not in html
+    assert verified_client(judge).get(page).context["page_actions"] == []
     with pytest.raises(services.AppealDecided):
         services.appeal_decide(actor=judge, appeal_id=appeal.pk, decision="lifted", reason="x")
     steps = list(

@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api_moves import connect, fresh_database, server_env  # noqa: E402
+from games.errors import status_of  # noqa: E402
 
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mayi_robust"
@@ -500,8 +501,6 @@ def decide(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 
 
 ANSWERS = ("may_i", "no_thanks")
-# A socket move's error, by its code, as the HTTP status the API would have answered.
-SOCKET_STATUS = {"stale_version": 409, "rate_limited": 429, "busy": 503, "unavailable": 503}
 
 
 def answered_card(view: dict[str, Any]) -> str | None:
@@ -729,7 +728,8 @@ class Player:
         if frame.get("type") == "table":
             status = 200
         else:
-            status = SOCKET_STATUS.get(frame.get("error", {}).get("code"), 400)
+            # The error's code, as the HTTP status the API answers it with (the registry's).
+            status = status_of(frame.get("error", {}).get("code", ""))
         self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
         # A stale move's fresh frame follows its error on the socket (taken by socket_loop).
         return status, frame

@@ -25,6 +25,9 @@ _changed_frame = database_sync_to_async(live.changed_frame, thread_sensitive=Fal
 _touch = database_sync_to_async(live.touch, thread_sensitive=False)
 _socket_user = database_sync_to_async(live.socket_user, thread_sensitive=False)
 _user_frame = database_sync_to_async(live.user_frame, thread_sensitive=False)
+# Not thread-sensitive either: every socket's move of the process would otherwise wait in the
+# one thread that Django's synchronous code shares.
+_table_act = database_sync_to_async(live.table_act, thread_sensitive=False)
 _looking = sync_to_async(presence.mark_looking, thread_sensitive=False)
 
 
@@ -275,9 +278,7 @@ class TableConsumer(GuardedJsonConsumer):
             return
         clean = parsed.model_dump(exclude={"expect_version"}, exclude_none=True)
         try:
-            # Not thread-sensitive: every socket's move of the process would otherwise wait in
-            # the one thread that Django's synchronous code shares.
-            frame = await database_sync_to_async(live.table_act, thread_sensitive=False)(
+            frame = await _table_act(
                 table_id=self.table_id,
                 session_key=self._session_key(),
                 action=clean,

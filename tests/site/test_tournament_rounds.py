@@ -57,6 +57,7 @@ def test_nine_players_three_rounds_played_by_the_bots(db, django_user_model, api
     users = players(django_user_model, 9)
     tournament = started(api_for, users)
     met: set[frozenset[int]] = set()
+    rounds_scored_apart = 0
     for number in (1, 2, 3):
         tables = _round_tables(tournament, number)
         assert [rt.seats for rt in tables] == [3, 3, 3]
@@ -92,8 +93,19 @@ def test_nine_players_three_rounds_played_by_the_bots(db, django_user_model, api
             got = Result.objects.filter(round_table=rt).order_by("position")
             assert [r.duplicate for r in got] == row
             assert [r.place_points for r in got] == place_points(table_outcomes)
-        if number == 1:
-            assert len({str(o) for o in outcomes}) > 1, "the first table played differently"
+        # The first table's game took another path; the two others played move for move alike.
+        logs = [
+            list(
+                Move.objects.filter(table=rt.table).order_by("seq").values_list("action", flat=True)
+            )
+            for rt in tables
+        ]
+        assert logs[0] != logs[1] and logs[1] == logs[2]
+        # One move in the first of seven game rounds can, on a rare deal, end that game round
+        # with the same scores (the later rounds are dealt alike whatever happened): over three
+        # rounds at least one must score the tables apart, or the duplicate scores said nothing.
+        rounds_scored_apart += len({str(o) for o in outcomes}) > 1
+    assert rounds_scored_apart >= 1, "the first table's other move never changed a score"
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert Result.objects.filter(round_table__round__tournament=tournament).count() == 27

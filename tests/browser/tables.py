@@ -4,6 +4,7 @@ services, whose state is then replaced by one built with tests/engine/helpers.ma
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,16 @@ from tests.browser.pages import wait_for_js, wait_live
 from tests.engine.helpers import make_state
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+
+def screenshot(target: Any, path: Path, **options: Any) -> None:
+    """``target.screenshot`` (a page or a locator) to ``path``, unless the run takes none
+    (``MAYI_TEST_SCREENSHOTS=off``: ./scripts/test's second pass, whose pictures would be the
+    first's again)."""
+    if os.environ.get("MAYI_TEST_SCREENSHOTS", "").lower() == "off":
+        return
+    path.parent.mkdir(exist_ok=True)
+    target.screenshot(path=str(path), **options)
 
 
 def submit_as_a_client(**kwargs: Any) -> Any:
@@ -109,10 +120,9 @@ def shoot(page: Any, name: str) -> Path:
     socket is up (the page says "live"), as a player sees it whose connection works."""
     wait_for_js(page, _LANDED, timeout=5000)
     wait_live(page)
-    SCREENSHOTS.mkdir(exist_ok=True)
     width = page.viewport_size["width"] if page.viewport_size else 0
     path = SCREENSHOTS / f"{name}-{width}.png"
-    page.screenshot(path=str(path), full_page=False)
+    screenshot(page, path, full_page=False)
     return path
 
 

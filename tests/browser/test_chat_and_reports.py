@@ -176,6 +176,7 @@ def test_two_players_chat_and_a_report_reaches_the_queue(
         context.close()
 
 
+@pytest.mark.layout
 def test_a_long_word_in_chat_keeps_the_moderators_pages_on_screen(
     live_server, browser, alice, bob, django_user_model
 ):

@@ -223,6 +223,7 @@ def _lobby_user(alice: Any, bob: Any) -> None:
         connection.close()
 
 
+@pytest.mark.layout
 def test_no_page_is_wider_than_its_viewport_nor_has_serious_axe_violations(
     live_server, browser, alice, bob
 ):

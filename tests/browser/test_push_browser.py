@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from datetime import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,12 +24,17 @@ from games.models import Seat
 from notify import services as notify
 from notify.models import PushSubscription
 from tests.browser.pages import signed_in_page
-from tests.browser.tables import no_sideways_scroll, serious_violations, shoot
+from tests.browser.tables import (
+    SCREENSHOTS,
+    no_sideways_scroll,
+    screenshot,
+    serious_violations,
+    shoot,
+)
 from tests.push_receiver import Receiver
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path(__file__).parent / "screenshots"
 
 # Replaces the Push API's subscribe (whose service is FCM) and counts permission prompts.
 STUB = """
@@ -101,8 +105,7 @@ def test_opt_in_registers_the_worker_and_a_push_opens_the_table(
     )
     assert registration == {"scope": f"{live_server.url}/", "script": f"{live_server.url}/sw.js"}
     assert PushSubscription.objects.get(user=alice).endpoint == sub.endpoint
-    SHOTS.mkdir(exist_ok=True)
-    page.locator("#push").screenshot(path=str(SHOTS / "push-profile-on.png"))
+    screenshot(page.locator("#push"), SCREENSHOTS / "push-profile-on.png")
 
     # The site pushes alice a nudge, for real, to the receiver; it decrypts what it got.
     alice_seat = Seat.objects.get(table=table, user=alice).position
@@ -211,6 +214,7 @@ PHONE = {"viewport": {"width": 375, "height": 812}, "is_mobile": True, "has_touc
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
+@pytest.mark.layout
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_push_and_nudge_box_and_the_profile_cards_fit_and_pass_axe(
     browser, live_server, alice, bob, carol, size
@@ -229,13 +233,13 @@ def test_the_push_and_nudge_box_and_the_profile_cards_fit_and_pass_axe(
     box.locator("[data-nudge]").click()
     box.locator("[data-nudge-status]").filter(has_text="No nudge").wait_for()
     shoot(page, f"push-table-{size}")
-    box.screenshot(path=str(SHOTS / f"push-table-box-{size}.png"))
+    screenshot(box, SCREENSHOTS / f"push-table-box-{size}.png")
     no_sideways_scroll(page)
     assert serious_violations(page) == []
     page.goto(f"{live_server.url}/accounts/profile/")
     for card in ("#sleep", "#push", "#digest"):
         page.locator(card).scroll_into_view_if_needed()
-        page.locator(card).screenshot(path=str(SHOTS / f"profile-{card[1:]}-{size}.png"))
+        screenshot(page.locator(card), SCREENSHOTS / f"profile-{card[1:]}-{size}.png")
     no_sideways_scroll(page)
     assert serious_violations(page) == []
     page.context.close()

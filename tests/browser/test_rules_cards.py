@@ -12,7 +12,7 @@ from games.engine import RULESETS
 from tests.browser.pages import wait_for_js
 from tests.browser.tables import no_sideways_scroll, serious_violations, shoot
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.layout, pytest.mark.django_db(transaction=True)]
 
 SIZES = {"laptop": (1280, 800), "phone": (375, 812)}
 

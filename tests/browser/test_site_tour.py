@@ -18,6 +18,7 @@ from tests.site.stats_play import play_game
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.layout,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("close_db_pools"),
 ]

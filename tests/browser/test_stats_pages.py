@@ -3,11 +3,10 @@ phone screen; screenshots go to tests/browser/screenshots/ (git-ignored) to be l
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.browser.pages import wait_for_js
+from tests.browser.tables import SCREENSHOTS, screenshot
 from tests.site.stats_helpers import finished_game, rounds
 from tests.site.stats_play import play_game
 
@@ -15,21 +14,19 @@ from .pages import signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path(__file__).parent / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
 
 
 def shoot(page, name: str, parts: tuple[str, ...] = ()) -> None:
     """Whole-page screenshots at both sizes, and on the phone each of ``parts`` on its own
     (a whole long page shrinks too much to be looked at)."""
-    SHOTS.mkdir(exist_ok=True)
     for label, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
-        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+        screenshot(page, SCREENSHOTS / f"{name}-{label}.png", full_page=True)
         if label == "phone":
             for part in parts:
-                page.locator(part).screenshot(
-                    path=str(SHOTS / f"{name}-{label}-{part.lstrip('#')}.png")
+                screenshot(
+                    page.locator(part), SCREENSHOTS / f"{name}-{label}-{part.lstrip('#')}.png"
                 )
         # Nothing wider than the screen: the page scrolls down, never sideways.
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
@@ -88,6 +85,7 @@ def test_statistics_page_and_leaderboard(live_server, browser, alice, bob, carol
     shoot(page, "leaderboard")
 
 
+@pytest.mark.layout
 def test_a_long_name_keeps_the_leaderboard_on_a_phone_screen(
     live_server, browser, alice, django_user_model, settings
 ):

@@ -422,6 +422,7 @@ def _finished_with(host: Any, other: Any) -> int:
         connection.close()
 
 
+@pytest.mark.layout
 def test_the_final_scores_of_a_long_name_stay_on_a_phone_screen(
     live_server, browser, alice, django_user_model, pool
 ):

@@ -6,12 +6,11 @@ than the screen. Screenshots go to tests/browser/screenshots/ to be looked at.""
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.tables import serious_violations
+from tests.browser.tables import SCREENSHOTS, screenshot, serious_violations
 from tournaments.models import Round, RoundTable
 from tournaments.services import (
     tournament_create,
@@ -24,16 +23,14 @@ from .pages import signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path(__file__).parent / "screenshots"
 SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan_the_long_name"]
 
 
 def look(page: Any, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
     for label, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
-        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+        screenshot(page, SCREENSHOTS / f"{name}-{label}.png", full_page=True)
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 1, f"{name} at {label} is {overflow}px too wide"
         bad = serious_violations(page)

@@ -107,10 +107,11 @@ def _relative(state: dict[str, Any], me: int, n: int) -> dict[str, Any]:
     return out
 
 
-# Every animation that ends (a card's flight, a ghost to a seat) has ended; one that never
-# ends (a pulse) does not count.
+# Every animation of a card (a flight, a ghost to a seat) has ended; the halo breathing on a
+# pile I may draw from (table.css, "pulse") does not count, nor one that never ends.
 _LANDED = """document.getAnimations().every(
-    (a) => a.playState !== "running" || a.effect.getComputedTiming().endTime === Infinity)"""
+    (a) => a.playState !== "running" || a.animationName === "pulse"
+      || a.effect.getComputedTiming().endTime === Infinity)"""
 
 
 def shoot(page: Any, name: str) -> Path:

@@ -100,6 +100,16 @@ def test_a_whole_round_by_clicking(live_server, browser, alice, pool, size):
         assert set(_hand(page)) >= {"w9Y", "w7I"}
         page.wait_for_selector("#stock.glow")
         assert page.inner_text("#turn-text").startswith("Draw from the stock")
+        # The glow's halo breathes a few times, then holds still, and only its opacity moves:
+        # a page left open on my turn for hours costs its player's machine nothing.
+        pulses = page.evaluate(
+            """document.getAnimations().filter((a) => a.animationName === "pulse").map((a) => ({
+                 end: a.effect.getComputedTiming().endTime,
+                 moves: [...new Set(a.effect.getKeyframes().flatMap((k) => Object.keys(k)
+                   .filter((p) => !["offset", "computedOffset", "easing", "composite"].includes(p))))],
+               }))"""
+        )
+        assert pulses and all(p["end"] <= 10000 and p["moves"] == ["opacity"] for p in pulses)
         # Screen readers hear it (a polite live region).
         wait_for_js(page, "document.getElementById('announcer').textContent.includes('Your turn')")
         page.click("#stock")

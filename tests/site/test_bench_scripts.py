@@ -19,6 +19,7 @@ SCRIPTS = {
     "bench/drills/db_terminate.py": ["--every", "--database-url"],
     "bench/proxy_check.py": ["--proxy", "--tables", "--seconds", "--database-url"],
     "bench/replay_step.py": ["--players", "--port", "--jumps", "--width"],
+    "bench/page_idle_cpu.py": ["--seconds", "--settle", "--port"],
     "bench/analysis_budget.py": ["--games", "--people", "--samples", "--budget"],
     "bench/auth_timing.py": ["--users", "--runs", "--hashers", "--database-url"],
     "bench/spy_breakdown.py": ["--json"],

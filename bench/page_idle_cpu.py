@@ -1,6 +1,6 @@
 """What an open table page costs its player's machine while it waits on them.
 
-    .venv/bin/python bench/page_idle_cpu.py [--port 8103] [--seconds 20] [--settle 3]
+    .venv/bin/python bench/page_idle_cpu.py [--port 8103] [--seconds 20] [--settle 10]
         [--width 1280 --height 800]
 
 A turn-based game's table stays open in a tab for hours, most of them waiting on its player. It
@@ -18,13 +18,9 @@ browser process and the compositor's), and the page's running animations.
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -33,18 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from replay_step import CHROMIUM, wait_for  # noqa: E402
-
-# Round 3 at a table of four: two others are down, my turn to draw.
-MY_DRAW = {
-    "round": 3,
-    "hands": {0: "3M 4M 5M 6M 9Y 9A 11M 11A 11Y 2I ?"},
-    "melds": {1: "2Y 3Y 4Y 5Y | 8M 9M 10M 11M", 2: "6A 7A 8A 9A 10A | 10I 11I 12I 13I"},
-    "discard": "6Y",
-    "active": 0,
-    "phase": "draw",
-    "hand_size": 4,
-}
+from runserver_site import CHROMIUM, fresh_database, serve  # noqa: E402
 
 
 def chromium_cpu(marker: str) -> dict[str, float]:
@@ -93,47 +78,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8103)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--settle", type=float, default=3)
+    parser.add_argument("--settle", type=float, default=10)
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=800)
     args = parser.parse_args()
 
-    folder = Path(tempfile.mkdtemp(prefix="mayi-idle-bench-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
-        "REDIS_URL": "",
-        "DEBUG": "1",
-        "SECRET_KEY": "bench-only",
-        "DJANGO_SETTINGS_MODULE": "mayi_site.settings",
-    }
-    os.environ.update(env)
-    import django
-
-    django.setup()
+    env = fresh_database("mayi-idle-bench-")
     from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
-    from tests.browser.tables import arranged_table
+    from tests.browser.tables import MID_GAME, arranged_table
     from tests.live.wsutil import session_for
 
-    call_command("migrate", verbosity=0)
     me = get_user_model().objects.create_user("idle", "idle@example.com", "x")
-    table_id, _ = arranged_table(me, seats=4, **MY_DRAW)
+    table_id, _ = arranged_table(me, seats=4, **MID_GAME)
     session = session_for(me)
-
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{args.port}", "--noreload"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    atexit.register(server.terminate)
-    base = f"http://127.0.0.1:{args.port}"
-    wait_for(f"{base}/healthz")
+    base = serve(env, args.port)
 
     from playwright.sync_api import sync_playwright
 

@@ -22,14 +22,9 @@ navigation to the game drawn, and the median, p90, min and max of each, in milli
 from __future__ import annotations
 
 import argparse
-import atexit
 import json
-import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -37,7 +32,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-CHROMIUM = "/usr/bin/chromium"
+sys.path.insert(0, str(ROOT / "bench"))
+
+from runserver_site import CHROMIUM, fresh_database, serve  # noqa: E402
 
 STEP = """async ([how, targets]) => {
   const app = document.getElementById("replay-app");
@@ -75,18 +72,6 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def wait_for(url: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except Exception:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.3)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=3)
@@ -97,45 +82,18 @@ def main() -> None:
     parser.add_argument("--height", type=int, default=800)
     args = parser.parse_args()
 
-    folder = Path(tempfile.mkdtemp(prefix="mayi-replay-bench-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{folder / 'bench.sqlite3'}",
-        "REDIS_URL": "",
-        "DEBUG": "1",
-        "SECRET_KEY": "bench-only",
-        "DJANGO_SETTINGS_MODULE": "mayi_site.settings",
-    }
-    os.environ.update(env)
-    import django
-
-    django.setup()
+    env = fresh_database("mayi-replay-bench-")
     from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
 
     from tests.live.wsutil import session_for
     from tests.site.stats_play import play_game
 
-    call_command("migrate", verbosity=0)
     users = get_user_model().objects
     people = [users.create_user(f"p{i}", f"p{i}@example.com", "x") for i in range(args.players)]
     table = play_game(people[0], people[1:], seed=args.seed)
     session = session_for(people[0])
-    connection.close()
-
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{args.port}", "--noreload"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    atexit.register(server.terminate)
-    base = f"http://127.0.0.1:{args.port}"
-    wait_for(f"{base}/healthz")
+    base = serve(env, args.port)
     with urllib.request.urlopen(f"{base}/api/tables/{table.pk}/replay") as raw:
         raw_bytes = len(raw.read())
     zipped = urllib.request.Request(

@@ -63,6 +63,18 @@ OFFER: dict[str, Any] = {
 }
 
 
+# For arranged_table: round 3 at a table of four, two others are down, my turn to draw.
+MID_GAME: dict[str, Any] = {
+    "round": 3,
+    "hands": {0: "3M 4M 5M 6M 9Y 9A 11M 11A 11Y 2I ?"},
+    "melds": {1: "2Y 3Y 4Y 5Y | 8M 9M 10M 11M", 2: "6A 7A 8A 9A 10A | 10I 11I 12I 13I"},
+    "discard": "6Y",
+    "active": 0,
+    "phase": "draw",
+    "hand_size": 4,
+}
+
+
 def arranged_table(
     host: Any,
     *,

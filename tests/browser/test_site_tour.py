@@ -12,7 +12,13 @@ from django.db import connection
 
 from games import services
 from tests.browser.pages import signed_in_page
-from tests.browser.tables import arranged_table, no_sideways_scroll, serious_violations, shoot
+from tests.browser.tables import (
+    MID_GAME,
+    arranged_table,
+    no_sideways_scroll,
+    serious_violations,
+    shoot,
+)
 from tests.live.wsutil import close_db_pools  # noqa: F401 (a fixture)
 from tests.site.stats_play import play_game
 
@@ -24,17 +30,6 @@ pytestmark = [
 ]
 
 SIZES = {"desktop": (1280, 800), "phone": (375, 812)}
-
-# Round 3 at a table of four: two others are down, my turn to draw.
-MID_GAME = {
-    "round": 3,
-    "hands": {0: "3M 4M 5M 6M 9Y 9A 11M 11A 11Y 2I ?"},
-    "melds": {1: "2Y 3Y 4Y 5Y | 8M 9M 10M 11M", 2: "6A 7A 8A 9A 10A | 10I 11I 12I 13I"},
-    "discard": "6Y",
-    "active": 0,
-    "phase": "draw",
-    "hand_size": 4,
-}
 
 
 def _tables(alice: Any, bob: Any) -> dict[str, int]:

@@ -120,10 +120,9 @@ def _relative(state: dict[str, Any], me: int, n: int) -> dict[str, Any]:
 
 
 # Every animation of a card (a flight, a ghost to a seat) has ended; the halo breathing on a
-# pile I may draw from (table.css, "pulse") does not count, nor one that never ends.
+# pile I may draw from (table.css, "pulse") does not count.
 _LANDED = """document.getAnimations().every(
-    (a) => a.playState !== "running" || a.animationName === "pulse"
-      || a.effect.getComputedTiming().endTime === Infinity)"""
+    (a) => a.playState !== "running" || a.animationName === "pulse")"""
 
 
 def shoot(page: Any, name: str) -> Path:

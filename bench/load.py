@@ -13,9 +13,11 @@ dropped and made afresh. ``--tables`` started tables of ``--seats`` people each 
 seat its own user, token and session); every seat is one client (bench/harness.py Player): a
 websocket for its frames and keep-alive HTTP for its moves (``--moves socket``: over the
 websocket instead, each answered by the frame naming its ``ref``), deciding from its own view after a
-think time drawn from ``--think`` seconds, answering "May I?" windows too. Seat s of table i
-talks to daphne process (i + s) mod N, so with N > 1 every table's seats are split across
-processes: each move must reach the seats on the other process through Redis.
+think time drawn from ``--think`` seconds, answering "May I?" windows too. Every seat of table i
+talks to daphne process i mod N, as the shipped proxies route a table's requests and sockets
+(deploy/nginx.conf, deploy/Caddyfile); ``--split-seats`` sends seat s of table i to process
+(i + s) mod N instead, so with N > 1 every move must reach the seats on the other process
+through Redis (the fan-out across processes, under load).
 
 It prints one JSON object (latencies from ``5 + clients / --arrivals`` seconds in, when every client
 could be connected, to the end): actions/s, action latency (POST to answer) p50/p90/p99/max,
@@ -199,9 +201,10 @@ def main() -> None:
     parser.add_argument("--turn-seconds", type=int, default=3600)
     parser.add_argument("--port", type=int, default=8250, help="first daphne port")
     parser.add_argument(
-        "--by-table",
+        "--split-seats",
         action="store_true",
-        help="every seat of a table on one daphne process (proxies routing by table)",
+        help="a table's seats split across the daphne processes (the default: every seat of a "
+        "table on one process, as the shipped proxies route by table)",
     )
     parser.add_argument(
         "--moves",
@@ -268,7 +271,7 @@ def main() -> None:
                     args.arrivals / args.client_processes,
                     connect_allowance,
                     results,
-                    args.by_table,
+                    not args.split_seats,
                     args.moves,
                 ),
             )
@@ -305,7 +308,7 @@ def main() -> None:
             "moves": args.moves,
             "workers": args.workers,
             "client_processes": args.client_processes,
-            "by_table": args.by_table,
+            "by_table": not args.split_seats,
             "think_seconds": args.think,
             "machine": {"nproc": os.cpu_count(), "python": sys.version.split()[0]},
             # Latencies from the moment every client could be connected: the first seconds

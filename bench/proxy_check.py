@@ -18,6 +18,9 @@ and a redis-server of the run's own. Then, each printed with its result:
   error shape;
 - ``sockets_spread``: every seat's websocket upgraded through the proxy, and both daphne
   processes hold some of them;
+- ``tables_together``: each table's sockets and requests all reached one daphne process (the
+  proxies route by the table's id in the path), by the processes' access logs before the
+  restart below;
 - ``play``: bot clients (bench/harness.py) play ``--tables`` tables of 4 over HTTPS and wss
   for ``--seconds``; a third of the way in daphne0 is stopped and started again: the
   proxy sends requests to daphne1, the sockets reconnect through the proxy. Then the drills'
@@ -256,6 +259,24 @@ def check_body(port: int, token: str) -> dict[str, Any]:
     return {"ok": ok, "status": status, "body": data[:120].decode(errors="replace")}
 
 
+TABLE_REQUEST = re.compile(r'"[A-Z]+ /(?:api/tables|ws/tables|tables)/([0-9]+)/')
+
+
+def tables_by_process(logs: dict[str, Path]) -> dict[str, list[int]]:
+    """The tables each daphne process was asked about so far, from its access log."""
+    found: dict[str, list[int]] = {}
+    for name, path in logs.items():
+        text = path.read_text(errors="replace") if path.exists() else ""
+        found[name] = sorted({int(m) for m in TABLE_REQUEST.findall(text)})
+    return found
+
+
+def check_tables_together(found: dict[str, list[int]], tables: int) -> dict[str, Any]:
+    seen = [t for ids in found.values() for t in ids]
+    shared = sorted({t for t in seen if seen.count(t) > 1})
+    return {"ok": not shared and len(set(seen)) >= tables, "shared": shared, **found}
+
+
 def established(port: int) -> int:
     """Established TCP connections to 127.0.0.1:port (the proxy's to that daphne)."""
     out = subprocess.run(
@@ -285,8 +306,10 @@ def run_one(kind: str, args: Any) -> dict[str, Any]:
             redis_url=redis.url,
             daphne_ports=[d0, d1],
             workers=1,
-            daphne_args=("--proxy-headers",),
+            # The access log on stdout, unbuffered: tables_together reads it during the run.
+            daphne_args=("--proxy-headers", "--access-log", "-"),
             extra_env={
+                "PYTHONUNBUFFERED": "1",
                 "ALLOWED_HOSTS": "localhost,127.0.0.1",  # 127.0.0.1: the stack's own health check
                 "CSRF_TRUSTED_ORIGINS": f"https://localhost:{https_port}",
                 "MAYI_SITE_URL": f"https://localhost:{https_port}",
@@ -306,10 +329,14 @@ def run_one(kind: str, args: Any) -> dict[str, Any]:
             "body_2_8_mb": check_body(https_port, tables[0][0].token),
         }
         spread: dict[str, int] = {}
+        together: dict[str, list[int]] = {}
 
         async def during() -> None:
             await asyncio.sleep(min(8.0, args.seconds / 4))
             spread.update({"daphne0": established(d0), "daphne1": established(d1)})
+            together.update(
+                tables_by_process({n: workdir / f"{n}.log" for n in ("daphne0", "daphne1")})
+            )
             await asyncio.sleep(max(0.0, args.seconds / 3 - 8.0))
             log(f"{kind}: daphne0 stopped and started again")
             assert stack is not None
@@ -329,6 +356,7 @@ def run_one(kind: str, args: Any) -> dict[str, Any]:
             )
         )
         checks["sockets_spread"] = {"ok": min(spread.values(), default=0) > 0, **spread}
+        checks["tables_together"] = check_tables_together(together, len(tables))
         check = check_run(tables, ledgers, settle=14)
         clients = summary(ledgers, args.seconds)
         statuses = clients["statuses"]

@@ -410,6 +410,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Deadlines closer than this get an ETA task at once; the sweep queues the others later.
 MAYI_TIMER_HORIZON = int(os.environ.get("MAYI_TIMER_HORIZON", "300"))
+# In daphne, a near deadline's task goes to the broker this many seconds before it is due, and
+# not at all if the table moved on by then (games/services/deferred_timers.py); negative: at the
+# commit, as a Celery task's or the sweep's are.
+MAYI_TIMER_LEAD = float(os.environ.get("MAYI_TIMER_LEAD", "2"))
 # Clocks: the shortest turn clock or buy-window timer a table may ask for (tests lower it).
 MAYI_MIN_CLOCK_SECONDS = int(os.environ.get("MAYI_MIN_CLOCK_SECONDS", "30"))
 # Vacation days each player may spend per calendar year to pause their clocks.

@@ -8,6 +8,7 @@ games/tasks.py; a test checks that every name here is a registered task).
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,6 +17,10 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+
+from games import broadcast
+
+from . import deferred_timers
 
 logger = logging.getLogger("games.timers")
 
@@ -69,10 +74,15 @@ def queue_deadlines(
 ) -> int:
     """Queue an ETA task for each deadline within the horizon (after commit). Returns how many.
 
-    A broker that is down is logged, never raised: the sweep fires the deadline anyway.
+    In a server process the task goes to the broker only ``MAYI_TIMER_LEAD`` seconds before its
+    deadline, and not at all if this process commits a newer version of the table first
+    (deferred_timers.py); elsewhere (a Celery task's commit, the sweep), at once. A broker
+    that is down is logged, never raised: the sweep fires the deadline anyway.
     """
     now = now or timezone.now()
     horizon = now + timedelta(seconds=settings.MAYI_TIMER_HORIZON)
+    lead = settings.MAYI_TIMER_LEAD
+    loop = broadcast.server_loop() if lead >= 0 else None
     queued = 0
     for deadline, task in (
         (window_deadline, CLOSE_BUY_WINDOW),
@@ -80,18 +90,37 @@ def queue_deadlines(
     ):
         if deadline is None or deadline > horizon:
             continue
-        try:
-            send_task(
-                task,
-                (table_id, version),
-                eta=deadline,
-                queue=settings.CELERY_TASK_DEFAULT_QUEUE,
-                # Expire well after the sweep would have fired it: a task that waited that
-                # long in a broker is stale for sure.
-                expires=deadline + timedelta(seconds=settings.MAYI_TIMER_HORIZON),
-                retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
-            )
-            queued += 1
-        except Exception:
-            logger.exception("could not queue a timer for table %s", table_id)
+        send = functools.partial(_send_timer, task, table_id, version, deadline)
+        if loop is not None:
+            delay = (deadline - now).total_seconds() - lead
+            deferred_timers.defer(loop, table_id, version, send, delay)
+        elif not send():
+            continue
+        queued += 1
     return queued
+
+
+def table_moved_on(table_id: int, version: int) -> None:
+    """After ``version`` of the table committed in this process: the deferred timers of its
+    older versions are not needed any more (a server process's; elsewhere nothing waits)."""
+    loop = broadcast.server_loop()
+    if loop is not None:
+        deferred_timers.moved_on(loop, table_id, version)
+
+
+def _send_timer(task: str, table_id: int, version: int, deadline: datetime) -> bool:
+    try:
+        send_task(
+            task,
+            (table_id, version),
+            eta=deadline,
+            queue=settings.CELERY_TASK_DEFAULT_QUEUE,
+            # Expire well after the sweep would have fired it: a task that waited that long in
+            # a broker is stale for sure.
+            expires=deadline + timedelta(seconds=settings.MAYI_TIMER_HORIZON),
+            retry_policy={"max_retries": 1, "interval_start": 0, "interval_step": 0.2},
+        )
+    except Exception:
+        logger.exception("could not queue a timer for table %s", table_id)
+        return False
+    return True

@@ -49,6 +49,7 @@ def do_announce(table: Table, committed: recent.Committed | None = None) -> None
             # First: the broadcast stamps the commit time as it starts.
             broadcast.table_changed(table_id, version)
         finally:
+            enqueue.table_moved_on(table_id, version)
             if queue:
                 # Never raises: a timer the broker did not take is queued by the sweep.
                 enqueue.queue_deadlines(table_id, version, *deadlines)

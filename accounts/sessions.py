@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from importlib import import_module
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import auth
@@ -18,6 +18,8 @@ from django.db import connection, connections, router
 from django.db.models import Field
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+
+from mayi_site.rows import Columns
 
 DATABASE_ENGINE = "django.contrib.sessions.backends.db"
 
@@ -33,6 +35,10 @@ def session_user(session_key: str | None, known: dict[Any, User] | None = None) 
     """
     if not session_key:
         return None
+    if settings.SESSION_ENGINE == DATABASE_ENGINE:
+        # The raw statements below rather than SessionStore.load's and ModelBackend.get_user's
+        # querysets, compiled anew each time: a quarter of a socket's opening (py-spy).
+        return _database_session_users({session_key}, known).get(session_key)
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
     return _user_of(store, known)
 
@@ -45,6 +51,12 @@ def session_users(
     keys = {key for key in session_keys if key}
     if settings.SESSION_ENGINE != DATABASE_ENGINE or not keys:
         return {key: session_user(key, known) for key in keys}
+    return _database_session_users(keys, known)
+
+
+def _database_session_users(
+    keys: set[str], known: dict[Any, User] | None
+) -> dict[str, User | None]:
     # What SessionStore.load reads for one key: the row, unless it has expired. A raw
     # statement, as the token's (accounts/tokens.py): compiling the queryset was half of this
     # function's CPU, which ran after every change of every table with sockets (py-spy).
@@ -116,7 +128,9 @@ def _user_of(session: Mapping[str, Any], known: dict[Any, User] | None) -> User 
             return None
         user: User = found
     else:
-        loaded = backend.get_user(user_id)
+        loaded = (
+            _active_user(user_id) if type(backend) is ModelBackend else backend.get_user(user_id)
+        )
         if not isinstance(loaded, User):
             return None
         user = loaded
@@ -131,6 +145,30 @@ def _user_of(session: Mapping[str, Any], known: dict[Any, User] | None) -> User 
     ):
         return user
     return None
+
+
+def _active_user(user_id: Any) -> User | None:
+    """``ModelBackend.get_user``: the user, if it exists and may log in, by one prepared
+    statement instead of a queryset compiled on every call."""
+    sql, columns = _user_by_id()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_id])
+        row = cursor.fetchone()
+    user = cast(User, columns.load(row, 0)) if row is not None else None
+    return user if user is not None and ModelBackend().user_can_authenticate(user) else None
+
+
+@functools.cache
+def _user_by_id() -> tuple[str, Columns]:
+    users = get_user_model()
+    columns = Columns(users, "u")
+    pk = users._meta.pk
+    assert pk is not None and pk.column
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT {columns.sql} FROM {quote(users._meta.db_table)} u WHERE u.{quote(pk.column)} = %s"
+    )
+    return sql, columns
 
 
 # {(user class, password hash, secret key): the session auth hash}: an HMAC of the password's

@@ -95,17 +95,20 @@ class TableConsumer(GuardedJsonConsumer):
         self.user_id = user.pk
         await self.channel_layer.group_add(self.user_group, self.channel_name)
         try:
+            # Marked looking in the same hop, before the frame goes: a client that has the
+            # frame may count on the mark (no push about a table on its screen).
             frame = await _user_frame(
-                table_id=self.table_id, user=user, since=since, seen=self.looking
+                table_id=self.table_id,
+                user=user,
+                since=since,
+                seen=self.looking,
+                looking=self.looking,
             )
         except live.Refused as exc:
             await self.refuse(exc)
             return
         if self.looking:
             self.recorded = frame["version"]  # _user_frame recorded it (seen=True)
-            # Marked before the frame goes: a client that has the frame may count on the mark
-            # (no push about a table on its screen).
-            await _looking(self.user_id, self.table_id, True)
         await self.send_frame(frame)
 
     async def disconnect(self, code: int) -> None:

@@ -60,14 +60,23 @@ def socket_user(session_key: str | None) -> User | None:
 
 
 def user_frame(
-    *, table_id: int, user: User, since: int | None = None, seen: bool = False
+    *,
+    table_id: int,
+    user: User,
+    since: int | None = None,
+    seen: bool = False,
+    looking: bool = False,
 ) -> dict[str, Any]:
     """:func:`table_frame` for a user whose session was just checked (a socket opening: its
-    first frame follows the session's read by one hop, so the session is read once)."""
+    first frame follows the session's read by one hop, so the session is read once).
+    ``looking``: mark the user as looking at the table (games/presence.py) before the frame is
+    returned, in the same hop: a client that has the frame may count on the mark."""
     table, seats = table_read(table_id)
     frame = frame_for(table, seats, user, since=since)
     if seen:
         services.seat_mark_seen(seats=seats, user=user, version=table.version)
+    if looking:
+        presence.mark_looking(user.pk, table_id, True)
     return frame
 
 

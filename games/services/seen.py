@@ -8,6 +8,7 @@ nothing changed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -25,15 +26,30 @@ _MARKS_PER_STATEMENT = 500
 
 def seat_mark_seen(*, seats: Sequence[Seat], user: User | AnonymousUser, version: int) -> bool:
     """Record that ``user`` saw ``version`` of the table of ``seats`` (a read the caller just
-    made). True if it was written. Never goes back: a slow request cannot undo a newer one."""
+    made). True if it was written. Never goes back: a slow request cannot undo a newer one
+    (the row's own mark is compared, not the one ``seats`` came with)."""
     mine = seat_of(list(seats), user)
     if mine is None or (mine.last_seen_version is not None and mine.last_seen_version >= version):
         return False
-    Seat.objects.filter(pk=mine.pk).filter(
-        Q(last_seen_version__isnull=True) | Q(last_seen_version__lt=version)
-    ).update(last_seen_version=version)
-    mine.last_seen_version = version
-    return True
+    with connection.cursor() as cursor:
+        cursor.execute(_mark_one_sql(connection.vendor), [version, mine.pk, version])
+        written = cursor.rowcount > 0
+    if written:
+        mine.last_seen_version = version
+    return written
+
+
+@functools.cache
+def _mark_one_sql(vendor: str) -> str:
+    # Every socket opening, table page and GET of a table runs it: the queryset's update was
+    # compiled anew each time, a sixth of a socket's opening (py-spy under bench/load.py).
+    # ``vendor`` keys the cache: the tests run one process against SQLite, then PostgreSQL.
+    seat = connection.ops.quote_name(Seat._meta.db_table)
+    seen = column_of(Seat, "last_seen_version")
+    return (
+        f"UPDATE {seat} SET {seen} = %s WHERE {column_of(Seat)} = %s "
+        f"AND ({seen} IS NULL OR {seen} < %s)"
+    )
 
 
 def seat_mark_seen_by_user(*, table_id: int, user: User | int, version: int) -> None:

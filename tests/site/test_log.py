@@ -220,6 +220,19 @@ def test_last_seen_version_is_the_one_before_this_read(alice, bob, api_for):
     )
 
 
+def test_a_slow_read_never_takes_the_seen_version_back(alice, bob):
+    # Two reads of bob's race: the one that read the older version writes last. Its seat came
+    # with an older mark, so only the database's condition keeps the newer one.
+    table = mixed_table(alice, bob)
+    table_now, seats = services.table_read(table_id=table.pk)
+    slow = [Seat.objects.select_related("user").get(pk=s.pk) for s in seats]
+    assert services.seat_mark_seen(seats=seats, user=bob, version=table_now.version)
+    assert not services.seat_mark_seen(seats=slow, user=bob, version=table_now.version - 1)
+    assert Seat.objects.get(table=table, user=bob).last_seen_version == table_now.version
+    # The seat it was given now says what is stored: asked again, it writes nothing.
+    assert not services.seat_mark_seen(seats=seats, user=bob, version=table_now.version)
+
+
 def test_a_read_from_a_tab_in_the_background_is_not_looked_at(alice, bob, api_for):
     # A page in a background tab re-reads the table (a missed frame): that read marked every
     # move as seen, and the other device's "Since you last looked" had nothing to say.

@@ -225,7 +225,7 @@ def test_a_slow_read_never_takes_the_seen_version_back(alice, bob):
     # with an older mark, so only the database's condition keeps the newer one.
     table = mixed_table(alice, bob)
     table_now, seats = services.table_read(table_id=table.pk)
-    slow = [Seat.objects.select_related("user").get(pk=s.pk) for s in seats]
+    _, slow = services.table_read(table_id=table.pk)
     assert services.seat_mark_seen(seats=seats, user=bob, version=table_now.version)
     assert not services.seat_mark_seen(seats=slow, user=bob, version=table_now.version - 1)
     assert Seat.objects.get(table=table, user=bob).last_seen_version == table_now.version

@@ -37,25 +37,29 @@ from . import baseline
 from .endgame import endgame_step, last_card_rule
 from .eval import Analysis, Cell, analyse, expand_outs, hand_key, mayi_chances
 from .plan import Knowledge, knowledge, penalty_of
-from .tuning import tuning_for
+from .tuning import Tuning, tuning_for
 
 
-def strong_action(state: State, seat: int) -> dict | None:
+def strong_action(state: State, seat: int, tuning: Tuning | None = None) -> dict | None:
+    """The strong bot's next action for ``seat`` (``None``: nothing to do), with the weights
+    of ``tuning`` (the ruleset's, ``tuning.tuning_for``, unless given: the expert's are its
+    own)."""
+    rules = ruleset_of(state)
+    t = tuning or tuning_for(rules)
     if seat != state["active"] and can_answer(state, seat):
         card = state["window"]["card"] if state["window"] else state["discard"][-1]
-        return {"type": "may_i" if _buys(state, seat, card) else "no_thanks"}
+        return {"type": "may_i" if _buys(state, seat, card, t) else "no_thanks"}
     if seat != state["active"] or state["phase"] not in ("draw", "play"):
         return None
-    rules = ruleset_of(state)
     hand = state["hands"][seat]
     key = None
     if rules.mayi_melds:
         found = mayi_candidates(hand, first_only=True)
-        if found and makes_mayi_meld(state, seat):
+        if found and makes_mayi_meld(state, seat, t):
             return {"type": "mayi_meld", "cards": found[0]}
     if state["phase"] == "draw":
         top = state["discard"][-1] if state["discard"] else None
-        if top is not None and _takes(state, seat, top):
+        if top is not None and _takes(state, seat, top, t):
             return {"type": "draw", "source": "discard"}
         return {"type": "draw", "source": "stock"}
     if swapped_in_hand(state, seat):
@@ -80,7 +84,7 @@ def strong_action(state: State, seat: int) -> dict | None:
             return swap
     if last_card_rule(state) and len(hand) == 1:
         return {"type": "pass"}
-    return {"type": "discard", "card": _discard(state, seat, key)}
+    return {"type": "discard", "card": _discard(state, seat, key, t)}
 
 
 # Keeping every MAYI meld for after the lay-down lost most of the wins against three baselines,
@@ -114,13 +118,14 @@ def _extends(a: Analysis, card: str) -> bool:
     return any(s == suit and rank in (lo - 1, lo + 4) for s, lo in a.runs)
 
 
-def urgency(state: State, seat: int) -> float:
+def urgency(state: State, seat: int, tuning: Tuning | None = None) -> float:
     """0..1: how soon the round may end with this hand counted. Another seat down with one,
     two or three cards may go out soon (how soon: the tuning's ``urgency_left``); a stock that
     cannot be rebuilt again ends the round when it runs out (the stock's size and its rebuilds
     are public)."""
     level = 0.0
-    by_left = tuning_for(ruleset_of(state)).urgency_left
+    t = tuning or tuning_for(ruleset_of(state))
+    by_left = t.urgency_left
     for s in range(state["players"]):
         if s != seat and state["down"][s]:
             left = max(1, len(state["hands"][s]))
@@ -128,25 +133,32 @@ def urgency(state: State, seat: int) -> float:
                 level = max(level, by_left[left - 1])
     if state.get("finisher") is not None:
         return 1.0  # rook's last turns: this is the last one
-    level = max(level, stock_urgency(state))
+    level = max(level, stock_urgency(state, t))
     return level
 
 
-def stock_urgency(state: State) -> float:
-    """0..1 from the cards left to draw: the stock, and the pile as often as it may still be
-    shuffled into a new stock (purchases and MAYI melds draw from it too: ``stock_pace`` cards a
-    turn)."""
-    rules = ruleset_of(state)
-    cap = rules.reshuffles_per_round
+def cards_to_draw(state: State) -> int | None:
+    """The cards left to draw this round: the stock, and the pile as often as it may still be
+    shuffled into a new stock (each rebuild still allowed brings back about the pile of today;
+    ``None``: the stock is rebuilt without limit). Public: the stock's size, the pile and the
+    rebuilds."""
+    cap = ruleset_of(state).reshuffles_per_round
     if cap is None:
+        return None
+    return len(state["stock"]) + max(0, len(state["discard"]) - 1) * (cap - state["reshuffles"])
+
+
+def stock_urgency(state: State, tuning: Tuning | None = None) -> float:
+    """0..1 from the cards left to draw (:func:`cards_to_draw`; purchases and MAYI melds draw
+    from them too: ``stock_pace`` cards a turn)."""
+    left = cards_to_draw(state)
+    if left is None:
         return 0.0
-    # Each rebuild still allowed brings back about the pile of today.
-    left = len(state["stock"]) + max(0, len(state["discard"]) - 1) * (cap - state["reshuffles"])
-    turns = left / (state["players"] * tuning_for(rules).stock_pace)
+    turns = left / (state["players"] * (tuning or tuning_for(ruleset_of(state))).stock_pace)
     return 1.0 if turns <= 1 else 0.6 if turns <= 3 else 0.3 if turns <= 6 else 0.0
 
 
-def makes_mayi_meld(state: State, seat: int) -> bool:
+def makes_mayi_meld(state: State, seat: int, tuning: Tuning | None = None) -> bool:
     """Does the seat make a MAYI meld it holds now, or keep it for after its lay-down? Once
     down it melds at once (no replacement cards: the hand only shrinks). Before, the meld
     draws four replacements from the stock, and a table that draws them all runs the stock
@@ -154,8 +166,21 @@ def makes_mayi_meld(state: State, seat: int) -> bool:
     only once another seat has this round: if the others drain the stock anyway, holding
     back only loses the meld's points (and its cards count in hand). Melding once a round
     while the stock was full, then matching the others, won 37% against three baselines
-    (150 games), this 47%."""
-    if state["down"][seat] or not ruleset_of(state).mayi_meld_replacements:
+    (150 games), this 47%.
+
+    Matching has a limit: one seat's first meld (a person's, or the expert's, which does not
+    wait: ``tuning.mayi_first``) set three strong bots drawing replacements for every meld they
+    held, and 36 to 41% of rounds then ended with nobody out. So before its contract a seat
+    melds only while at least ``tuning.mayi_stock`` cards are left to draw
+    (:func:`cards_to_draw`)."""
+    rules = ruleset_of(state)
+    if state["down"][seat] or not rules.mayi_meld_replacements:
+        return True
+    t = tuning or tuning_for(rules)
+    left = cards_to_draw(state)
+    if left is not None and left < t.mayi_stock:
+        return False
+    if t.mayi_first:
         return True
     drawn = replacements_drawn(state)
     return any(n for s, n in enumerate(drawn) if s != seat)
@@ -206,13 +231,13 @@ class _Weigh:
     """Weighs hands of one seat at one moment: how near its contract, how many live outs, how
     near a MAYI meld (bga), and what its cards would cost if the round ended now."""
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, tuning: Tuning | None = None) -> None:
         self.state = state
         self.know = knowledge(state, seat)
         self.rules = self.know.rules
-        self.t = t = tuning_for(self.rules)
+        self.t = t = tuning or tuning_for(self.rules)
         self.contracts = _contracts(state)
-        self.level = urgency(state, seat)
+        self.level = urgency(state, seat, t)
         self.w_pen = t.w_pen + 3.0 * self.level
         # With the round about to end, the hand's cost counts more than its plans (the same
         # weight for every hand weighed now: the nearer hand must stay the better one).
@@ -299,12 +324,12 @@ def _faces(ranks: int, suits: str) -> tuple[Cell, ...]:
 
 
 # -- drawing and buying ------------------------------------------------------------------------
-def _takes(state: State, seat: int, card: str) -> bool:
+def _takes(state: State, seat: int, card: str, tuning: Tuning) -> bool:
     if parse_card(card)[0] == WILD_RANK:
         return True
     if state["down"][seat]:
         return any(layoff_ends(m, card) for m in state["melds"])
-    w = _Weigh(state, seat)
+    w = _Weigh(state, seat, tuning)
     hand = w.know.hand
     after, _ = w.best_discard([*hand, card], keep=card)
     margin = w.t.take_margin
@@ -314,18 +339,18 @@ def _takes(state: State, seat: int, card: str) -> bool:
     return after > w.value(hand) + margin
 
 
-def _buys(state: State, seat: int, card: str) -> bool:
+def _buys(state: State, seat: int, card: str, tuning: Tuning) -> bool:
     if state["down"][seat]:
         return False
     rules = ruleset_of(state)
-    late = urgency(state, seat) >= 0.3
-    if late and not (tuning_for(rules).late_buys and _turn_to_come(state, seat)):
+    late = urgency(state, seat, tuning) >= 0.3
+    if late and not (tuning.late_buys and _turn_to_come(state, seat)):
         return False
     hand = state["hands"][seat]
     extra = len(hand) - rules.deal_size(state["round"])
-    if extra > (4 if rules.max_buys_per_round is not None else tuning_for(rules).extra_cap):
+    if extra > (4 if rules.max_buys_per_round is not None else tuning.extra_cap):
         return False
-    w = _Weigh(state, seat)
+    w = _Weigh(state, seat, tuning)
     if late:
         # The round may end soon: only a card that completes the contract pays (the seat
         # lays down on its next turn, keeping out of its hand the cards of its melds).
@@ -346,14 +371,14 @@ def _turn_to_come(state: State, seat: int) -> bool:
 
 
 # -- discarding --------------------------------------------------------------------------------
-def _discard(state: State, seat: int, key: str | None = None) -> str:
+def _discard(state: State, seat: int, key: str | None, tuning: Tuning) -> str:
     hand = state["hands"][seat]
     if state["down"][seat]:
         know = knowledge(state, seat)
         candidates = [c for c in dict.fromkeys(hand) if not is_wild_card(c) and c != key]
         candidates = candidates or [c for c in hand if c != key] or list(hand)
         return max(candidates, key=lambda c: (_down_discard_value(state, know, c), c))
-    return _Weigh(state, seat).best_discard(hand)[1]
+    return _Weigh(state, seat, tuning).best_discard(hand)[1]
 
 
 def _down_discard_value(state: State, know: Knowledge, card: str) -> float:

@@ -16,7 +16,12 @@ time, and the turn's process CPU time (``turn_cpu_ms``: what a shared, loaded ma
 least); ``decision_cpu_ms`` is the CPU time of each single decision of the tested seat (every
 call of its bot: a draw, a discard, a lay-off, an answer), the figure the expert's 200 ms
 budget is about. ``--games-from`` starts at another game number, so that a long run can be
-made in parts (``--json-games`` writes each game's result, for merging them).
+made in parts (``--json-games`` writes each game's result, for merging them). ``--tuning``
+plays the tested seat as the strong bot with some of its weights changed
+(``games/engine/bots/tuning.py``'s fields, ``name=value`` separated by commas: tuples as
+``a/b/c``), to measure a change on the same deals before making it:
+
+    .venv/bin/python bench/bots.py --level strong --tuning mayi_first=true --against strong --rulesets bga
 """
 
 from __future__ import annotations
@@ -27,13 +32,17 @@ import os
 import statistics
 import sys
 import time
+from dataclasses import fields, replace
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import IllegalMove, apply  # noqa: E402
 from games.engine.bots import choose_action, fallback_action  # noqa: E402
+from games.engine.bots.strong import strong_action  # noqa: E402
+from games.engine.bots.tuning import Tuning, tuning_for  # noqa: E402
 from games.engine.legal import answerers  # noqa: E402
 from games.engine.rulesets import get_ruleset  # noqa: E402
 from games.engine.state import new_game  # noqa: E402
@@ -41,8 +50,31 @@ from games.engine.state import new_game  # noqa: E402
 MAX_ACTIONS = 20000
 
 
-def play(task: tuple[str, int, str, str, int, str]) -> dict:
-    ruleset, g, level, against, players, seed = task
+def parse_tuning(text: str) -> dict[str, Any]:
+    """``--tuning``'s ``name=value,...`` as ``Tuning`` field values.
+
+    >>> parse_tuning("mayi_first=true,mayi_stock=50,urgency_left=0.8/0.1/0")
+    {'mayi_first': True, 'mayi_stock': 50, 'urgency_left': (0.8, 0.1, 0.0)}
+    """
+    kinds = {f.name: type(getattr(Tuning(), f.name)) for f in fields(Tuning)}
+    out: dict[str, Any] = {}
+    for part in filter(None, text.split(",")):
+        name, _, value = part.partition("=")
+        kind = kinds.get(name)
+        if kind is None:
+            raise SystemExit(f"--tuning: no weight {name!r} (one of {', '.join(kinds)})")
+        if kind is bool:
+            out[name] = value.lower() in ("1", "true", "yes")
+        elif kind is tuple:
+            out[name] = tuple(float(x) for x in value.split("/"))
+        else:
+            out[name] = kind(value)
+    return out
+
+
+def play(task: tuple[str, int, str, str, int, str, str]) -> dict:
+    ruleset, g, level, against, players, seed, tuned = task
+    weights = replace(tuning_for(get_ruleset(ruleset)), **parse_tuning(tuned)) if tuned else None
     tested = g % players
     others = against.split(",")
     levels = [
@@ -63,7 +95,10 @@ def play(task: tuple[str, int, str, str, int, str]) -> dict:
         seat = waiting[0] if waiting else state["active"]
         started = time.perf_counter()
         cpu = time.process_time()
-        action = choose_action(state, seat, levels[seat])
+        if weights is not None and seat == tested:
+            action = strong_action(state, seat, weights)
+        else:
+            action = choose_action(state, seat, levels[seat])
         spent = (time.perf_counter() - started) * 1000
         spent_cpu = (time.process_time() - cpu) * 1000
         if action is None:
@@ -165,10 +200,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--games-from", type=int, default=0, help="the first game's number")
     parser.add_argument("--json-games", help="write every game's result to this file")
+    parser.add_argument(
+        "--tuning", default="", help="the tested seat: strong with these weights (name=value,...)"
+    )
     args = parser.parse_args(argv)
+    if args.tuning:
+        if args.level != "strong":
+            parser.error("--tuning plays the tested seat as the strong bot: use --level strong")
+        parse_tuning(args.tuning)  # a bad name stops here, not in every worker
     for ruleset in args.rulesets.split(","):
         tasks = [
-            (ruleset, g, args.level, args.against, args.players, args.seed)
+            (ruleset, g, args.level, args.against, args.players, args.seed, args.tuning)
             for g in range(args.games_from, args.games_from + args.games)
         ]
         started = time.perf_counter()
@@ -181,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
             with open(f"{args.json_games}.{ruleset}", "w") as f:
                 json.dump(games, f)
         out = summarise(ruleset, args.level, args.against, args.players, games)
+        if args.tuning:
+            out["tuning"] = args.tuning
         out["seconds"] = round(time.perf_counter() - started, 1)
         print(json.dumps(out), flush=True)
     return 0

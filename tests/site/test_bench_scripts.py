@@ -3,6 +3,7 @@ docs quote (docs/PERFORMANCE.md, docs/RELIABILITY.md), without starting anything
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ SCRIPTS = {
     "bench/analysis_budget.py": ["--games", "--people", "--samples", "--budget"],
     "bench/auth_timing.py": ["--users", "--runs", "--hashers", "--database-url"],
     "bench/spy_breakdown.py": ["--json"],
+    "bench/bots.py": ["--level", "--against", "--games", "--games-from", "--tuning"],
 }
 
 
@@ -44,6 +46,34 @@ def test_each_bench_script_explains_itself(script: str) -> None:
             break
     else:
         pytest.fail(f"{script} is described in neither docs/PERFORMANCE.md nor RELIABILITY.md")
+
+
+def test_bench_bots_plays_the_tested_seat_with_the_weights_given() -> None:
+    # The expert's own play (docs/ANALYSIS.md) measured without its search: one game, seated
+    # against three strong bots; a weight that does not exist stops it before any game.
+    def run(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, str(ROOT / "bench/bots.py"), "--rulesets", "bga", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+    done = run(
+        "--level",
+        "strong",
+        "--against",
+        "strong",
+        "--games",
+        "1",
+        "--processes",
+        "1",
+        "--tuning",
+        "mayi_first=true,mayi_stock=60",
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["games"] == 1 and out["tuning"] == "mayi_first=true,mayi_stock=60"
+    assert out["illegal_actions"] == 0 and out["unfinished"] == 0
+    bad = run("--level", "strong", "--games", "1", "--tuning", "mayi_last=true")
+    assert bad.returncode != 0 and "no weight 'mayi_last'" in bad.stderr
+    assert run("--level", "expert", "--games", "1", "--tuning", "w_pen=1").returncode != 0
 
 
 @pytest.mark.skipif(

@@ -5,6 +5,7 @@ are ordered the way their names say."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -12,9 +13,11 @@ from hypothesis import strategies as hs
 
 from games.engine import apply, legal_actions, new_game, view
 from games.engine.bots import TIMEOUT_LEVELS, choose_action, fallback_action
-from games.engine.bots.strong import cards_to_draw
+from games.engine.bots.strong import cards_to_draw, strong_action
+from games.engine.bots.tuning import tuning_for
 from games.engine.invariants import check_invariants
 from games.engine.legal import answerers
+from games.engine.rulesets import get_ruleset
 from games.engine.simulate import play_game
 
 from .helpers import act, make_state
@@ -211,9 +214,7 @@ def test_normal_keeps_a_mayi_meld_in_a_long_contract_until_another_seat_drains_t
     round_no,
 ):
     # bga's rounds 5 to 7 (ten cards or more), where four normal bots that melded at once ran
-    # the stock dry: normal keeps the meld, then melds once another seat drew replacements,
-    # while 60 cards or more are left to draw (tuning.mayi_stock): here 61 in round 5, 58
-    # and 55 in rounds 6 and 7 (more cards in the hands), where it keeps it to its lay-down.
+    # the stock dry: normal keeps the meld, then melds once another seat drew replacements.
     st = make_state(players=4, round=round_no, active=0, phase="draw", hands={0: LONG_HAND})
     assert choose_action(st, 0, "normal")["type"] == "draw"
     drained = make_state(
@@ -224,9 +225,7 @@ def test_normal_keeps_a_mayi_meld_in_a_long_contract_until_another_seat_drains_t
         hands={0: LONG_HAND},
         mayi={2: "w8M w8A w8Y w8I"},
     )
-    assert cards_to_draw(drained) == {5: 61, 6: 58, 7: 55}[round_no]
-    expected = "mayi_meld" if round_no == 5 else "draw"
-    assert choose_action(drained, 0, "normal")["type"] == expected
+    assert choose_action(drained, 0, "normal")["type"] == "mayi_meld"
 
 
 def test_normal_keeps_the_held_meld_cards_when_it_discards():
@@ -264,26 +263,34 @@ def test_bots_meld_at_once_when_down(level):
     assert choose_action(st, 0, level)["type"] == "mayi_meld"
 
 
-def test_the_expert_makes_the_rounds_first_mayi_meld_at_once():
-    # Nobody drew replacements this round: the strong bot keeps the meld, the expert melds
-    # (-10 at once and four fresh cards; docs/ANALYSIS.md, "The expert bot").
+# Stock 20 cards, no rebuild left.
+SHORT = {"stock": " ".join(f"b{r}{s}" for r in range(8, 13) for s in "MAYI"), "rest": "discard"}
+MELD_FIRST = replace(tuning_for(get_ruleset("bga")), mayi_first=True, mayi_stock=60)
+
+
+def test_the_meld_first_weights_meld_while_enough_cards_are_left_to_draw():
+    # bench/bots.py --tuning mayi_first=true (docs/ANALYSIS.md: measured, played by no
+    # level): nobody drew replacements, yet the seat melds while 60 cards are left to draw.
     st = make_state(players=4, round=3, active=0, phase="draw", hands={0: MAYI_HAND})
-    assert choose_action(st, 0, "strong")["type"] == "draw"
-    assert choose_action(st, 0, "expert") == {
+    assert strong_action(st, 0)["type"] == "draw"
+    assert strong_action(st, 0, MELD_FIRST) == {
         "type": "mayi_meld",
         "cards": ["w4M", "w5A", "w6Y", "w7I"],
     }
-
-
-# Stock 20 cards, no rebuild left: fewer than a meld may draw from (tuning.mayi_stock).
-SHORT = {"stock": " ".join(f"b{r}{s}" for r in range(8, 13) for s in "MAYI"), "rest": "discard"}
+    short = make_state(
+        players=4, round=3, active=0, phase="draw", hands={0: MAYI_HAND}, reshuffles=1, **SHORT
+    )
+    assert cards_to_draw(short) == 20
+    assert strong_action(short, 0, MELD_FIRST)["type"] == "draw"
+    # With a rebuild still allowed the pile counts too.
+    ample = {**short, "reshuffles": 0}
+    assert cards_to_draw(ample) >= 60
+    assert strong_action(ample, 0, MELD_FIRST)["type"] == "mayi_meld"
 
 
 @pytest.mark.parametrize("level", [*HOLDERS, "expert"])
-def test_no_bot_draws_replacements_when_few_cards_are_left_to_draw(level):
-    # Seat 2 drew replacements (strong and easy would match, the expert would not wait), but
-    # 20 cards are left to draw: the meld waits for the lay-down, as the round may otherwise
-    # end with nobody out.
+def test_matching_another_seats_replacements_has_no_limit(level):
+    # Seat 2 drew replacements: the stock is being drained anyway, however few cards are left.
     st = make_state(
         players=4,
         round=3,
@@ -294,22 +301,7 @@ def test_no_bot_draws_replacements_when_few_cards_are_left_to_draw(level):
         reshuffles=1,
         **SHORT,
     )
-    assert len(st["stock"]) == 20
-    assert choose_action(st, 0, level)["type"] == "draw"
-    # With a rebuild still allowed the pile counts too: the same hand melds.
-    assert choose_action({**st, "reshuffles": 0}, 0, level)["type"] == "mayi_meld"
-    # Down, the meld draws nothing: made at once whatever the stock.
-    down = make_state(
-        players=4,
-        round=3,
-        active=0,
-        phase="play",
-        hands={0: "w4M w5A w6Y w7I w13I"},
-        melds={0: "w1A w2A w3A w4A | w8Y w9Y w10Y w11Y"},
-        reshuffles=1,
-        **SHORT,
-    )
-    assert choose_action(down, 0, level)["type"] == "mayi_meld"
+    assert choose_action(st, 0, level)["type"] == "mayi_meld"
 
 
 @pytest.mark.parametrize("level", HOLDERS)

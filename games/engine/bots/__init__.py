@@ -10,9 +10,7 @@ hand, the table, the discard pile and the public history of pick-ups (``plan.kno
 
 - ``expert`` searches (``expert``): at its draws and discards it plays the strong bot's
   choice and its next-best ones out to the round's end on determinizations of the cards its
-  seat cannot see (``playout``, ``search``), and makes the best on average. Its own play is
-  the strong bot's with one change (``tuning.expert_tuning``): in bga it makes a MAYI meld
-  before its contract at once, without waiting for another seat to draw replacements first.
+  seat cannot see (``playout``, ``search``), and makes the best on average.
 - ``strong`` plans (``strong``): it measures a hand by the cards it still needs for this
   round's contract and the live copies of those that would bring it nearer (``eval``),
   values MAYI meld chances, takes and buys only when the card adds more than it costs, does
@@ -23,11 +21,7 @@ hand, the table, the discard pile and the public history of pick-ups (``plan.kno
   13 points a game against three baselines). In bga's long contracts (ten cards or more: rounds 5 to 7) it keeps a MAYI meld
   for after its lay-down until another seat has drawn replacements this round, as ``strong``
   does (``strong.makes_mayi_meld``): four bots that all melded at once drew 40 of the
-  stock's cards as replacements and ran it dry before anyone was out. The matching has a
-  limit (``tuning.mayi_stock``): the levels that keep melds back (``strong``, ``easy``,
-  ``normal`` in these rounds) and the expert draw replacements only while 60 cards or more
-  are left to draw, since one seat that melded first set the others matching it until the
-  stock ran dry. It plays bga's round 7
+  stock's cards as replacements and ran it dry before anyone was out. It plays bga's round 7
   out like ``strong``. In bga, as the round's end nears (another seat down with few cards,
   or the stock running out for good: ``strong.urgency``), its discard weighs the cards'
   penalties. And where no lay-off is allowed on the lay-down turn (the variants), once another

@@ -27,7 +27,6 @@ from .fastplay import supported
 from .plan import knowledge
 from .search import KEEP, WAIT, choice_of, decision_choices, paired_interval, weigh
 from .strong import _down_discard_value, _Weigh, strong_action
-from .tuning import expert_tuning
 
 # The search's budget. Every candidate is first played out on FIRST determinizations; the
 # strong bot's choice and the best rival, if one did better on average, get more, as many as
@@ -50,7 +49,7 @@ def expert_action(state: State, seat: int, playouts: int | None = None) -> dict 
     fast model does not play the ruleset's rounds (``fastplay.supported``: the variants),
     it plays as the strong bot."""
     playouts = playouts or PLAYOUTS
-    base = strong_action(state, seat, expert_tuning(ruleset_of(state)))
+    base = strong_action(state, seat)
     if base is None or base["type"] in ("mayi_meld", "swap_wild"):
         return base
     if not supported(ruleset_of(state)):
@@ -96,7 +95,7 @@ def _worth_a_search(state: State, seat: int, kind: str) -> bool:
     card = state["window"]["card"] if state["window"] else state["discard"][-1]
     if parse_card(card)[0] == WILD_RANK:
         return kind == "buy"
-    w = _Weigh(state, seat, expert_tuning(ruleset_of(state)))
+    w = _Weigh(state, seat)
     hand = w.know.hand
     return w.analysis([*hand, card]).dist < w.analysis(hand).dist
 
@@ -122,7 +121,7 @@ def _ranked_discards(state: State, seat: int, cards: list[str]) -> list[str]:
     if state["down"][seat]:
         know = knowledge(state, seat)
         return sorted(naturals, key=lambda c: (-_down_discard_value(state, know, c), c))
-    w = _Weigh(state, seat, expert_tuning(ruleset_of(state)))
+    w = _Weigh(state, seat)
     hand = state["hands"][seat]
     return sorted(naturals, key=lambda c: (-w.discard_score(hand, c), c))
 

@@ -166,24 +166,20 @@ def makes_mayi_meld(state: State, seat: int, tuning: Tuning | None = None) -> bo
     only once another seat has this round: if the others drain the stock anyway, holding
     back only loses the meld's points (and its cards count in hand). Melding once a round
     while the stock was full, then matching the others, won 37% against three baselines
-    (150 games), this 47%.
-
-    Matching has a limit: one seat's first meld (a person's, or the expert's, which does not
-    wait: ``tuning.mayi_first``) set three strong bots drawing replacements for every meld they
-    held, and 36 to 41% of rounds then ended with nobody out. So before its contract a seat
-    melds only while at least ``tuning.mayi_stock`` cards are left to draw
-    (:func:`cards_to_draw`)."""
+    (150 games), this 47%. With ``tuning.mayi_first`` a seat melds first too, while
+    ``tuning.mayi_stock`` cards or more are left to draw (:func:`cards_to_draw`): no level
+    does (docs/ANALYSIS.md, "The expert bot": it wins, but sets the others matching it)."""
     rules = ruleset_of(state)
     if state["down"][seat] or not rules.mayi_meld_replacements:
         return True
-    t = tuning or tuning_for(rules)
-    left = cards_to_draw(state)
-    if left is not None and left < t.mayi_stock:
-        return False
-    if t.mayi_first:
-        return True
     drawn = replacements_drawn(state)
-    return any(n for s, n in enumerate(drawn) if s != seat)
+    if any(n for s, n in enumerate(drawn) if s != seat):
+        return True
+    t = tuning or tuning_for(rules)
+    if not t.mayi_first:
+        return False
+    left = cards_to_draw(state)
+    return left is None or left >= t.mayi_stock
 
 
 def replacements_drawn(state: State) -> list[int]:

@@ -33,8 +33,9 @@ class Tuning:
     # out, times an out's worth), not only take_margin.
     take_ev: bool = False
     # MAYI melds before the seat's contract (each draws four replacements from the stock,
-    # strong.makes_mayi_meld): at once (True), or only once another seat drew replacements
-    # this round (False); either only while at least mayi_stock cards are left to draw.
+    # strong.makes_mayi_meld): only once another seat drew replacements this round (False,
+    # every level), or also first while at least mayi_stock cards are left to draw (True:
+    # measured with bench/bots.py --tuning, not played by any level; docs/ANALYSIS.md).
     mayi_first: bool = False
     mayi_stock: int = 60
 
@@ -86,16 +87,3 @@ def tuning_for(rules: RuleSet) -> Tuning:
     if rules.penalties == "standard":
         return STANDARD
     return DEFAULT
-
-
-def expert_tuning(rules: RuleSet) -> Tuning:
-    """The weights of the ``expert`` bot's own play under ``rules``: the strong bot's, but it
-    makes the round's first MAYI meld (bga) at once (docs/ANALYSIS.md, "The expert bot").
-
-    >>> from games.engine.rulesets import get_ruleset
-    >>> expert_tuning(get_ruleset("bga")).mayi_first
-    True
-    >>> expert_tuning(get_ruleset("bga")).w_pen == tuning_for(get_ruleset("bga")).w_pen
-    True
-    """
-    return replace(tuning_for(rules), mayi_first=True)

@@ -195,6 +195,8 @@ def test_normal_sheds_dear_cards_in_bga_when_someone_may_go_out():
 # strong bots that made every one ran the stock dry before anyone was out in 44% of rounds.
 MAYI_HAND = "w4M w5A w6Y w7I w1M w9A w11Y w13I"
 HOLDERS = ["strong", "easy"]  # normal only in long contracts (below); the baseline never
+# A stock of 20 cards, and no rebuild left.
+SHORT = {"stock": " ".join(f"b{r}{s}" for r in range(8, 13) for s in "MAYI"), "rest": "discard"}
 
 
 @pytest.mark.parametrize("level", HOLDERS)
@@ -235,9 +237,11 @@ def test_normal_keeps_the_held_meld_cards_when_it_discards():
     assert action["card"] not in ("w4M", "w5A", "w6Y", "w7I")
 
 
-@pytest.mark.parametrize("level", HOLDERS)
-def test_bots_meld_once_another_seat_drew_replacements(level):
-    # Seat 2 tabled a MAYI meld before its contract: the stock is being drained anyway.
+@pytest.mark.parametrize("level", [*HOLDERS, "expert"])
+@pytest.mark.parametrize("few_left", [False, True])
+def test_bots_meld_once_another_seat_drew_replacements(level, few_left):
+    # Seat 2 tabled a MAYI meld before its contract: the stock is being drained anyway, and
+    # matching it has no limit, however few cards are left to draw (20: SHORT, below).
     st = make_state(
         players=4,
         round=3,
@@ -245,7 +249,9 @@ def test_bots_meld_once_another_seat_drew_replacements(level):
         phase="draw",
         hands={0: MAYI_HAND},
         mayi={2: "w8M w8A w8Y w8I"},
+        **({"reshuffles": 1, **SHORT} if few_left else {}),
     )
+    assert (cards_to_draw(st) == 20) is few_left
     assert choose_action(st, 0, level)["type"] == "mayi_meld"
 
 
@@ -263,8 +269,6 @@ def test_bots_meld_at_once_when_down(level):
     assert choose_action(st, 0, level)["type"] == "mayi_meld"
 
 
-# Stock 20 cards, no rebuild left.
-SHORT = {"stock": " ".join(f"b{r}{s}" for r in range(8, 13) for s in "MAYI"), "rest": "discard"}
 MELD_FIRST = replace(tuning_for(get_ruleset("bga")), mayi_first=True, mayi_stock=60)
 
 
@@ -286,22 +290,6 @@ def test_the_meld_first_weights_meld_while_enough_cards_are_left_to_draw():
     ample = {**short, "reshuffles": 0}
     assert cards_to_draw(ample) >= 60
     assert strong_action(ample, 0, MELD_FIRST)["type"] == "mayi_meld"
-
-
-@pytest.mark.parametrize("level", [*HOLDERS, "expert"])
-def test_matching_another_seats_replacements_has_no_limit(level):
-    # Seat 2 drew replacements: the stock is being drained anyway, however few cards are left.
-    st = make_state(
-        players=4,
-        round=3,
-        active=0,
-        phase="draw",
-        hands={0: MAYI_HAND},
-        mayi={2: "w8M w8A w8Y w8I"},
-        reshuffles=1,
-        **SHORT,
-    )
-    assert choose_action(st, 0, level)["type"] == "mayi_meld"
 
 
 @pytest.mark.parametrize("level", HOLDERS)

@@ -42,8 +42,8 @@ from .tuning import Tuning, tuning_for
 
 def strong_action(state: State, seat: int, tuning: Tuning | None = None) -> dict | None:
     """The strong bot's next action for ``seat`` (``None``: nothing to do), with the weights
-    of ``tuning`` (the ruleset's, ``tuning.tuning_for``, unless given: the expert's are its
-    own)."""
+    of ``tuning`` (the ruleset's, ``tuning.tuning_for``, unless given: ``bench/bots.py
+    --tuning`` measures other weights on the same deals)."""
     rules = ruleset_of(state)
     t = tuning or tuning_for(rules)
     if seat != state["active"] and can_answer(state, seat):
@@ -168,7 +168,7 @@ def makes_mayi_meld(state: State, seat: int, tuning: Tuning | None = None) -> bo
     while the stock was full, then matching the others, won 37% against three baselines
     (150 games), this 47%. With ``tuning.mayi_first`` a seat melds first too, while
     ``tuning.mayi_stock`` cards or more are left to draw (:func:`cards_to_draw`): no level
-    does (docs/ANALYSIS.md, "The expert bot": it wins, but sets the others matching it)."""
+    does (docs/ANALYSIS.md, "MAYI melds first": it wins, but sets the others matching it)."""
     rules = ruleset_of(state)
     if state["down"][seat] or not rules.mayi_meld_replacements:
         return True

@@ -49,8 +49,9 @@ def test_each_bench_script_explains_itself(script: str) -> None:
 
 
 def test_bench_bots_plays_the_tested_seat_with_the_weights_given() -> None:
-    # The expert's own play (docs/ANALYSIS.md) measured without its search: one game, seated
-    # against three strong bots; a weight that does not exist stops it before any game.
+    # A change to the strong bot's weights measured on the same deals (docs/ANALYSIS.md, "MAYI
+    # melds first"): one game against three strong bots; a weight that does not exist, or a
+    # level other than strong, stops it before any game.
     def run(*args: str) -> subprocess.CompletedProcess:
         command = [sys.executable, str(ROOT / "bench/bots.py"), "--rulesets", "bga", *args]
         return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)

@@ -273,8 +273,8 @@ MELD_FIRST = replace(tuning_for(get_ruleset("bga")), mayi_first=True, mayi_stock
 
 
 def test_the_meld_first_weights_meld_while_enough_cards_are_left_to_draw():
-    # bench/bots.py --tuning mayi_first=true (docs/ANALYSIS.md: measured, played by no
-    # level): nobody drew replacements, yet the seat melds while 60 cards are left to draw.
+    # bench/bots.py --tuning mayi_first=true,mayi_stock=60 (docs/ANALYSIS.md: measured):
+    # nobody drew replacements, yet the seat melds while 60 cards are left to draw.
     st = make_state(players=4, round=3, active=0, phase="draw", hands={0: MAYI_HAND})
     assert strong_action(st, 0)["type"] == "draw"
     assert strong_action(st, 0, MELD_FIRST) == {
@@ -290,6 +290,26 @@ def test_the_meld_first_weights_meld_while_enough_cards_are_left_to_draw():
     ample = {**short, "reshuffles": 0}
     assert cards_to_draw(ample) >= 60
     assert strong_action(ample, 0, MELD_FIRST)["type"] == "mayi_meld"
+
+
+@pytest.mark.parametrize("few_left", [False, True])
+def test_the_expert_makes_its_mayi_melds_first_however_few_cards_are_left(few_left):
+    # Nobody drew replacements: the strong bot keeps the meld, the expert makes it (its -10
+    # and four fresh cards), even with 20 cards left to draw and no rebuild.
+    st = make_state(
+        players=4,
+        round=3,
+        active=0,
+        phase="draw",
+        hands={0: MAYI_HAND},
+        **({"reshuffles": 1, **SHORT} if few_left else {}),
+    )
+    assert (cards_to_draw(st) == 20) is few_left
+    assert choose_action(st, 0, "strong")["type"] == "draw"
+    assert choose_action(st, 0, "expert") == {
+        "type": "mayi_meld",
+        "cards": ["w4M", "w5A", "w6Y", "w7I"],
+    }
 
 
 @pytest.mark.parametrize("level", HOLDERS)

@@ -6,10 +6,14 @@ its hand nearer the contract, the expert weighs the strong bot's choice against 
 same determinizations of what its seat cannot see (``playout``, the fast model of
 ``fastplay`` in bga) and keeps the strong bot's choice unless another one saves points beyond
 the playouts' noise. The budget is a number of playouts and of the fast model's turns, not
-a time, so that a decision is the same on every machine and every run (the
-determinizations' key is the game's seed, the seat and the move number). In the variants,
-whose rounds the fast model does not play, it plays as the strong bot. Lay-downs, lay-offs, MAYI melds and wild swaps are the strong
-bot's (the playouts found next to nothing to gain there: docs/ANALYSIS.md).
+a time, so that a decision is the same on every machine and every run (the determinizations'
+key is the game's seed, the seat and the move number). In the variants, whose rounds the fast
+model does not play, it plays as the strong bot. Lay-downs, lay-offs and wild swaps are the
+strong bot's (the playouts found next to nothing to gain there: docs/ANALYSIS.md). MAYI melds
+are made at once, before the contract too, whatever is left to draw
+(``tuning.expert_tuning``): against three strong bots, which hold theirs until another seat
+draws replacements, that is the largest gain measured (docs/ANALYSIS.md, "MAYI melds
+first").
 
 Like every level it reads only its seat's information: the determinizations draw the unseen
 cards from what the seat could know (tests/engine/test_analysis.py re-deals the hidden cards
@@ -27,6 +31,7 @@ from .fastplay import supported
 from .plan import knowledge
 from .search import KEEP, WAIT, choice_of, decision_choices, paired_interval, weigh
 from .strong import _down_discard_value, _Weigh, strong_action
+from .tuning import expert_tuning
 
 # The search's budget. Every candidate is first played out on FIRST determinizations; the
 # strong bot's choice and the best rival, if one did better on average, get more, as many as
@@ -49,7 +54,7 @@ def expert_action(state: State, seat: int, playouts: int | None = None) -> dict 
     fast model does not play the ruleset's rounds (``fastplay.supported``: the variants),
     it plays as the strong bot."""
     playouts = playouts or PLAYOUTS
-    base = strong_action(state, seat)
+    base = strong_action(state, seat, expert_tuning(ruleset_of(state)))
     if base is None or base["type"] in ("mayi_meld", "swap_wild"):
         return base
     if not supported(ruleset_of(state)):

@@ -167,8 +167,9 @@ def makes_mayi_meld(state: State, seat: int, tuning: Tuning | None = None) -> bo
     back only loses the meld's points (and its cards count in hand). Melding once a round
     while the stock was full, then matching the others, won 37% against three baselines
     (150 games), this 47%. With ``tuning.mayi_first`` a seat melds first too, while
-    ``tuning.mayi_stock`` cards or more are left to draw (:func:`cards_to_draw`): no level
-    does (docs/ANALYSIS.md, "MAYI melds first": it wins, but sets the others matching it)."""
+    ``tuning.mayi_stock`` cards or more are left to draw (:func:`cards_to_draw`): the expert
+    does, with no limit (docs/ANALYSIS.md, "MAYI melds first": it wins, and sets the others
+    matching it)."""
     rules = ruleset_of(state)
     if state["down"][seat] or not rules.mayi_meld_replacements:
         return True

@@ -33,9 +33,9 @@ class Tuning:
     # out, times an out's worth), not only take_margin.
     take_ev: bool = False
     # MAYI melds before the seat's contract (each draws four replacements from the stock,
-    # strong.makes_mayi_meld): only once another seat drew replacements this round (False,
-    # every level), or also first while at least mayi_stock cards are left to draw (True:
-    # measured with bench/bots.py --tuning, not played by any level; docs/ANALYSIS.md).
+    # strong.makes_mayi_meld): only once another seat drew replacements this round (False:
+    # strong, easy, normal), or also first while at least mayi_stock cards are left to draw
+    # (True: the expert, with no limit; docs/ANALYSIS.md, "MAYI melds first").
     mayi_first: bool = False
     mayi_stock: int = 60
 
@@ -69,6 +69,24 @@ FLAT_PENALTIES = replace(
 # no book for its penalty). Against three baselines (docs/PERFORMANCE.md): 400 games at the
 # bench's seed, petras 42.5% -> 51.5%, classic 40.5% -> 54.0% (0.8 / 0.3 / 0: 47.5%, 51.2%).
 STANDARD = replace(DEFAULT, urgency_left=(0.8, 0.1, 0.0))
+
+
+def expert_tuning(rules: RuleSet) -> Tuning:
+    """The weights of the expert's own play (``expert.expert_action``): the strong bot's,
+    with every MAYI meld made at once, before the contract too, whatever is left to draw.
+
+    >>> from games.engine.rulesets import get_ruleset
+    >>> t = expert_tuning(get_ruleset("bga"))
+    >>> (t.mayi_first, t.mayi_stock, t.w_pen)
+    (True, 0, 0.15)
+    """
+    found = _EXPERT.get(rules.name)
+    if found is None:
+        found = _EXPERT[rules.name] = replace(tuning_for(rules), mayi_first=True, mayi_stock=0)
+    return found
+
+
+_EXPERT: dict[str, Tuning] = {}
 
 
 def tuning_for(rules: RuleSet) -> Tuning:

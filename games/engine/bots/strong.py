@@ -269,7 +269,7 @@ class _Weigh:
             if missing == 0:
                 v += 40.0  # melded at once: -10 on the score
             elif missing == 1:
-                v += 12.0 + 1.0 * min(self.live(outs), 10)
+                v += t.mayi_near + t.mayi_near_out * min(self.live(outs), 10)
             elif missing == 2:
                 v += 3.0 + 0.3 * min(self.live(outs), 10)
         return v

@@ -38,6 +38,10 @@ class Tuning:
     # (True: the expert, with no limit; docs/ANALYSIS.md, "MAYI melds first").
     mayi_first: bool = False
     mayi_stock: int = 60
+    # A hand one natural short of a MAYI meld: worth mayi_near, plus mayi_near_out for each
+    # live card that completes it (up to ten).
+    mayi_near: float = 12.0
+    mayi_near_out: float = 1.0
 
 
 DEFAULT = Tuning()

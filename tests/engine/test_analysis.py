@@ -123,6 +123,38 @@ def test_re_dealing_the_hidden_cards_changes_no_move_of_the_expert(seed):
     assert checked >= 10
 
 
+def test_the_expert_weighs_every_draw_before_its_contract_but_buys_only_what_helps(monkeypatch):
+    # A 13 of I does nothing for two books of 4s and 7s: the strong bot leaves it on the pile.
+    # The expert still plays both draws out (holding it may cost less than the stock's card),
+    # but never weighs buying it in a "May I?" window, which costs a penalty card too.
+    weighed: list[list[dict]] = []
+    real = expert_module.weigh
+
+    def spy(state, seat, choices, *args, **kwargs):
+        weighed.append(list(choices))
+        return real(state, seat, choices, *args, **kwargs)
+
+    monkeypatch.setattr(expert_module, "weigh", spy)
+    monkeypatch.setattr(expert_module, "PLAYOUTS", 4)
+    hand = "w4M w4A w7Y w7I w9M w2A"
+    draw = make_state(players=4, round=1, active=0, phase="draw", hands={0: hand}, discard="w13I")
+    assert choose_action(draw, 0, "strong") == {"type": "draw", "source": "stock"}
+    assert choose_action(draw, 0, "expert")["type"] == "draw"
+    assert weighed and {c.get("source") for c in weighed[0]} == {"stock", "discard"}
+    weighed.clear()
+    window = make_state(
+        players=4,
+        round=1,
+        active=2,
+        phase="play",
+        hands={0: hand},
+        discard="w13I",
+        window={"eligible": [3, 0]},
+    )
+    assert choose_action(window, 0, "expert") == {"type": "no_thanks"}
+    assert weighed == []
+
+
 def test_the_dearest_card_is_the_discard_when_the_round_is_about_to_end():
     # The stock has one card left and may not be rebuilt again: the round ends within a turn
     # or two with nobody out, every hand counted. Nothing in this hand makes anything, so the

@@ -136,21 +136,14 @@ def test_the_expert_weighs_every_draw_before_its_contract_but_buys_only_what_hel
 
     monkeypatch.setattr(expert_module, "weigh", spy)
     monkeypatch.setattr(expert_module, "PLAYOUTS", 4)
-    hand = "w4M w4A w7Y w7I w9M w2A"
-    draw = make_state(players=4, round=1, active=0, phase="draw", hands={0: hand}, discard="w13I")
+    table = {"players": 4, "round": 1, "hands": {0: "w4M w4A w7Y w7I w9M w2A"}, "discard": "w13I"}
+    draw = make_state(active=0, phase="draw", **table)
     assert choose_action(draw, 0, "strong") == {"type": "draw", "source": "stock"}
     assert choose_action(draw, 0, "expert")["type"] == "draw"
     assert weighed and {c.get("source") for c in weighed[0]} == {"stock", "discard"}
     weighed.clear()
-    window = make_state(
-        players=4,
-        round=1,
-        active=2,
-        phase="play",
-        hands={0: hand},
-        discard="w13I",
-        window={"eligible": [3, 0]},
-    )
+    # Seat 2 drew from the stock: seats 3 and 0 may buy seat 1's discard.
+    window = make_state(active=2, phase="play", window={"eligible": [3, 0]}, **table)
     assert choose_action(window, 0, "expert") == {"type": "no_thanks"}
     assert weighed == []
 

@@ -237,21 +237,28 @@ def test_normal_keeps_the_held_meld_cards_when_it_discards():
     assert action["card"] not in ("w4M", "w5A", "w6Y", "w7I")
 
 
-@pytest.mark.parametrize("level", [*HOLDERS, "expert"])
-@pytest.mark.parametrize("few_left", [False, True])
-def test_bots_meld_once_another_seat_drew_replacements(level, few_left):
-    # Seat 2 tabled a MAYI meld before its contract: the stock is being drained anyway, and
-    # matching it has no limit, however few cards are left to draw (20: SHORT, below).
+def holding_a_mayi_meld(few_left: bool, **more) -> dict:
+    """Seat 0 of 4 to draw in round 3 holding MAYI_HAND (a MAYI meld), before its contract;
+    ``few_left``: 20 cards left to draw (SHORT, no rebuild), else a full stock."""
     st = make_state(
         players=4,
         round=3,
         active=0,
         phase="draw",
         hands={0: MAYI_HAND},
-        mayi={2: "w8M w8A w8Y w8I"},
         **({"reshuffles": 1, **SHORT} if few_left else {}),
+        **more,
     )
     assert (cards_to_draw(st) == 20) is few_left
+    return st
+
+
+@pytest.mark.parametrize("level", [*HOLDERS, "expert"])
+@pytest.mark.parametrize("few_left", [False, True])
+def test_bots_meld_once_another_seat_drew_replacements(level, few_left):
+    # Seat 2 tabled a MAYI meld before its contract: the stock is being drained anyway, and
+    # matching it has no limit, however few cards are left to draw (20: SHORT, below).
+    st = holding_a_mayi_meld(few_left, mayi={2: "w8M w8A w8Y w8I"})
     assert choose_action(st, 0, level)["type"] == "mayi_meld"
 
 
@@ -296,15 +303,7 @@ def test_the_meld_first_weights_meld_while_enough_cards_are_left_to_draw():
 def test_the_expert_makes_its_mayi_melds_first_however_few_cards_are_left(few_left):
     # Nobody drew replacements: the strong bot keeps the meld, the expert makes it (its -10
     # and four fresh cards), even with 20 cards left to draw and no rebuild.
-    st = make_state(
-        players=4,
-        round=3,
-        active=0,
-        phase="draw",
-        hands={0: MAYI_HAND},
-        **({"reshuffles": 1, **SHORT} if few_left else {}),
-    )
-    assert (cards_to_draw(st) == 20) is few_left
+    st = holding_a_mayi_meld(few_left)
     assert choose_action(st, 0, "strong")["type"] == "draw"
     assert choose_action(st, 0, "expert") == {
         "type": "mayi_meld",

@@ -92,7 +92,7 @@ def expert_action(state: State, seat: int, playouts: int | None = None) -> dict 
 def _worth_a_search(state: State, seat: int, kind: str) -> bool:
     """Is the decision open at all? Every discard is, and every draw before the contract (a
     card that does nothing for the contract may still be cheaper to hold than the stock's:
-    weighing them all won 223 of 400 games against three strong bots, not 205:
+    weighing them all won 223 of the bench's 400 games against three strong bots, not 205:
     docs/ANALYSIS.md). A card on offer in a "May I?" window that brings the hand no nearer
     its contract (the strong bot's measure, ``eval.analyse``) is not bought (it costs a
     penalty card), and a seat that is down takes a card only to lay it off (the strong bot's

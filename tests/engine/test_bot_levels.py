@@ -282,16 +282,13 @@ MELD_FIRST = replace(tuning_for(get_ruleset("bga")), mayi_first=True, mayi_stock
 def test_the_meld_first_weights_meld_while_enough_cards_are_left_to_draw():
     # bench/bots.py --tuning mayi_first=true,mayi_stock=60 (docs/ANALYSIS.md: measured):
     # nobody drew replacements, yet the seat melds while 60 cards are left to draw.
-    st = make_state(players=4, round=3, active=0, phase="draw", hands={0: MAYI_HAND})
+    st = holding_a_mayi_meld(few_left=False)
     assert strong_action(st, 0)["type"] == "draw"
     assert strong_action(st, 0, MELD_FIRST) == {
         "type": "mayi_meld",
         "cards": ["w4M", "w5A", "w6Y", "w7I"],
     }
-    short = make_state(
-        players=4, round=3, active=0, phase="draw", hands={0: MAYI_HAND}, reshuffles=1, **SHORT
-    )
-    assert cards_to_draw(short) == 20
+    short = holding_a_mayi_meld(few_left=True)
     assert strong_action(short, 0, MELD_FIRST)["type"] == "draw"
     # With a rebuild still allowed the pile counts too.
     ample = {**short, "reshuffles": 0}

@@ -5,10 +5,10 @@ offer would bring its hand nearer the contract, the expert weighs the strong bot
 against the others (for a discard: the strong bot's next best ones): it plays each out to the
 round's end on the same determinizations of what its seat cannot see (``playout``, the fast
 model of ``fastplay`` in bga) and keeps the strong bot's choice unless another one saves
-points beyond the playouts' noise. The budget is a number of playouts and of the fast model's turns, not
-a time, so that a decision is the same on every machine and every run (the determinizations'
-key is the game's seed, the seat and the move number). In the variants, whose rounds the fast
-model does not play, it plays as the strong bot. Lay-downs, lay-offs and wild swaps are the
+points beyond the playouts' noise. The budget is a number of playouts and of the fast model's
+turns, not a time, so that a decision is the same on every machine and every run (the
+determinizations' key is the game's seed, the seat and the move number). In the variants,
+whose rounds the fast model does not play, it plays as the strong bot. Lay-downs, lay-offs and wild swaps are the
 strong bot's (the playouts found next to nothing to gain there: docs/ANALYSIS.md). MAYI melds
 are made at once, before the contract too, whatever is left to draw
 (``tuning.expert_tuning``): against three strong bots, which hold theirs until another seat
@@ -106,7 +106,7 @@ def _worth_a_search(state: State, seat: int, kind: str) -> bool:
     card = state["window"]["card"] if state["window"] else state["discard"][-1]
     if parse_card(card)[0] == WILD_RANK:
         return kind == "buy"
-    w = _Weigh(state, seat)
+    w = _Weigh(state, seat, expert_tuning(ruleset_of(state)))
     hand = w.know.hand
     return w.analysis([*hand, card]).dist < w.analysis(hand).dist
 
@@ -132,7 +132,7 @@ def _ranked_discards(state: State, seat: int, cards: list[str]) -> list[str]:
     if state["down"][seat]:
         know = knowledge(state, seat)
         return sorted(naturals, key=lambda c: (-_down_discard_value(state, know, c), c))
-    w = _Weigh(state, seat)
+    w = _Weigh(state, seat, expert_tuning(ruleset_of(state)))
     hand = state["hands"][seat]
     return sorted(naturals, key=lambda c: (-w.discard_score(hand, c), c))
 

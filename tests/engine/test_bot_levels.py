@@ -322,3 +322,16 @@ def test_a_mayi_meld_tabled_after_the_contract_drew_nothing(level):
         mayi={1: "w8M b8A w8Y b8I", 0: "b9M b9A b9Y b9I"},
     )
     assert choose_action(st, 0, level)["type"] == "draw"
+
+
+@pytest.mark.parametrize("round_no", [6, 7])
+def test_the_expert_sheds_dear_cards_in_the_last_round(round_no):
+    # bga's last round (three runs, no final discard) ends with nobody out in nearly every
+    # table with an expert: the hand at its end is the score, so the expert counts a penalty
+    # point for more there (tuning.w_pen_last) and breaks its pair of 10s (15 points each)
+    # where the strong bot sheds a 12 (10 points). In round 6 both keep the pair.
+    hand = "w10A w1M w8M w1Y w12A w3I w10I w4M w2I w4I w8A w6Y w9M"
+    st = make_state(players=4, round=round_no, active=0, phase="play", hands={0: hand})
+    assert choose_action(st, 0, "strong") == {"type": "discard", "card": "w12A"}
+    expected = "w10I" if round_no == 7 else "w12A"
+    assert choose_action(st, 0, "expert") == {"type": "discard", "card": expected}

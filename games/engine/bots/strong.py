@@ -235,7 +235,10 @@ class _Weigh:
         self.t = t = tuning or tuning_for(self.rules)
         self.contracts = _contracts(state)
         self.level = urgency(state, seat, t)
-        self.w_pen = t.w_pen + 3.0 * self.level
+        w_pen = t.w_pen
+        if t.w_pen_last is not None and state["round"] == self.rules.rounds:
+            w_pen = t.w_pen_last
+        self.w_pen = w_pen + 3.0 * self.level
         # With the round about to end, the hand's cost counts more than its plans (the same
         # weight for every hand weighed now: the nearer hand must stay the better one).
         self.w_dist = 25.0 * (1 - 0.6 * self.level)

@@ -42,6 +42,10 @@ class Tuning:
     # live card that completes it (up to ten).
     mayi_near: float = 12.0
     mayi_near_out: float = 1.0
+    # A penalty point's worth in the game's last round, before its end is near (None: w_pen).
+    # bga's last round (three runs, no final discard) ends with nobody out in 59 of 60
+    # rounds of the expert's tables: its hand is what it scores (the expert: 1.2).
+    w_pen_last: float | None = None
 
 
 DEFAULT = Tuning()
@@ -86,7 +90,9 @@ def expert_tuning(rules: RuleSet) -> Tuning:
     """
     found = _EXPERT.get(rules.name)
     if found is None:
-        found = _EXPERT[rules.name] = replace(tuning_for(rules), mayi_first=True, mayi_stock=0)
+        found = _EXPERT[rules.name] = replace(
+            tuning_for(rules), mayi_first=True, mayi_stock=0, w_pen_last=1.2
+        )
     return found
 
 

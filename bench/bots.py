@@ -17,11 +17,13 @@ least); ``decision_cpu_ms`` is the CPU time of each single decision of the teste
 call of its bot: a draw, a discard, a lay-off, an answer), the figure the expert's 200 ms
 budget is about. ``--games-from`` starts at another game number, so that a long run can be
 made in parts (``--json-games`` writes each game's result, for merging them). ``--tuning``
-plays the tested seat as the strong bot with some of its weights changed
+plays the tested seat (the strong bot or the expert) with some of its weights changed
 (``games/engine/bots/tuning.py``'s fields, ``name=value`` separated by commas: tuples as
-``a/b/c``), to measure a change on the same deals before making it:
+``a/b/c``, ``none`` for a weight that may be unset), to measure a change on the same deals
+before making it:
 
     .venv/bin/python bench/bots.py --level strong --tuning mayi_first=true --against strong --rulesets bga
+    .venv/bin/python bench/bots.py --level expert --tuning w_pen_last=none --against strong --rulesets bga
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import IllegalMove, apply  # noqa: E402
 from games.engine.bots import choose_action, fallback_action  # noqa: E402
+from games.engine.bots.expert import expert_action  # noqa: E402
 from games.engine.bots.strong import strong_action  # noqa: E402
-from games.engine.bots.tuning import Tuning, tuning_for  # noqa: E402
+from games.engine.bots.tuning import Tuning, expert_tuning, tuning_for  # noqa: E402
 from games.engine.legal import answerers  # noqa: E402
 from games.engine.rulesets import get_ruleset  # noqa: E402
 from games.engine.state import new_game  # noqa: E402
@@ -55,6 +58,8 @@ def parse_tuning(text: str) -> dict[str, Any]:
 
     >>> parse_tuning("mayi_first=true,mayi_stock=50,urgency_left=0.8/0.1/0")
     {'mayi_first': True, 'mayi_stock': 50, 'urgency_left': (0.8, 0.1, 0.0)}
+    >>> parse_tuning("w_pen_last=0.6"), parse_tuning("w_pen_last=none")
+    ({'w_pen_last': 0.6}, {'w_pen_last': None})
     """
     kinds = {f.name: type(getattr(Tuning(), f.name)) for f in fields(Tuning)}
     out: dict[str, Any] = {}
@@ -65,6 +70,8 @@ def parse_tuning(text: str) -> dict[str, Any]:
             raise SystemExit(f"--tuning: no weight {name!r} (one of {', '.join(kinds)})")
         if kind is bool:
             out[name] = value.lower() in ("1", "true", "yes")
+        elif kind is type(None):  # a weight unset by default: a number when set
+            out[name] = None if value.lower() == "none" else float(value)
         elif kind is tuple:
             out[name] = tuple(float(x) for x in value.split("/"))
         else:
@@ -72,9 +79,26 @@ def parse_tuning(text: str) -> dict[str, Any]:
     return out
 
 
+TUNED_LEVELS = ("strong", "expert")
+
+
+def tuned_weights(ruleset: str, level: str, tuned: str) -> Tuning:
+    """The weights of ``level`` (strong or expert) in ``ruleset``, changed by ``tuned``."""
+    rules = get_ruleset(ruleset)
+    own = expert_tuning(rules) if level == "expert" else tuning_for(rules)
+    return replace(own, **parse_tuning(tuned))
+
+
+def tuned_action(state: dict, seat: int, level: str, weights: Tuning) -> dict | None:
+    """The tested seat's action at ``level`` with ``weights``."""
+    if level == "expert":
+        return expert_action(state, seat, tuning=weights)
+    return strong_action(state, seat, weights)
+
+
 def play(task: tuple[str, int, str, str, int, str, str]) -> dict:
     ruleset, g, level, against, players, seed, tuned = task
-    weights = replace(tuning_for(get_ruleset(ruleset)), **parse_tuning(tuned)) if tuned else None
+    weights = tuned_weights(ruleset, level, tuned) if tuned else None
     tested = g % players
     others = against.split(",")
     levels = [
@@ -96,7 +120,7 @@ def play(task: tuple[str, int, str, str, int, str, str]) -> dict:
         started = time.perf_counter()
         cpu = time.process_time()
         if weights is not None and seat == tested:
-            action = strong_action(state, seat, weights)
+            action = tuned_action(state, seat, level, weights)
         else:
             action = choose_action(state, seat, levels[seat])
         spent = (time.perf_counter() - started) * 1000
@@ -201,12 +225,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games-from", type=int, default=0, help="the first game's number")
     parser.add_argument("--json-games", help="write every game's result to this file")
     parser.add_argument(
-        "--tuning", default="", help="the tested seat: strong with these weights (name=value,...)"
+        "--tuning",
+        default="",
+        help="the tested seat (strong or expert) with these weights (name=value,...)",
     )
     args = parser.parse_args(argv)
     if args.tuning:
-        if args.level != "strong":
-            parser.error("--tuning plays the tested seat as the strong bot: use --level strong")
+        if args.level not in TUNED_LEVELS:
+            parser.error("--tuning changes the weights of --level strong or expert only")
         parse_tuning(args.tuning)  # a bad name stops here, not in every worker
     for ruleset in args.rulesets.split(","):
         tasks = [

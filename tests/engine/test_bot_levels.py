@@ -13,8 +13,9 @@ from hypothesis import strategies as hs
 
 from games.engine import apply, legal_actions, new_game, view
 from games.engine.bots import TIMEOUT_LEVELS, choose_action, fallback_action
+from games.engine.bots.expert import expert_action
 from games.engine.bots.strong import cards_to_draw, strong_action
-from games.engine.bots.tuning import tuning_for
+from games.engine.bots.tuning import expert_tuning, tuning_for
 from games.engine.invariants import check_invariants
 from games.engine.legal import answerers
 from games.engine.rulesets import get_ruleset
@@ -335,3 +336,6 @@ def test_the_expert_sheds_dear_cards_in_the_last_round(round_no):
     assert choose_action(st, 0, "strong") == {"type": "discard", "card": "w12A"}
     expected = "w10I" if round_no == 7 else "w12A"
     assert choose_action(st, 0, "expert") == {"type": "discard", "card": expected}
+    # Without the last round's weight (bench/bots.py --tuning w_pen_last=none) it keeps them.
+    unset = replace(expert_tuning(get_ruleset("bga")), w_pen_last=None)
+    assert expert_action(st, 0, tuning=unset) == {"type": "discard", "card": "w12A"}

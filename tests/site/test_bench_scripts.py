@@ -25,6 +25,7 @@ SCRIPTS = {
     "bench/auth_timing.py": ["--users", "--runs", "--hashers", "--database-url"],
     "bench/spy_breakdown.py": ["--json"],
     "bench/bots.py": ["--level", "--against", "--games", "--games-from", "--tuning"],
+    "bench/rounds.py": ["--round", "--tuning", "--games", "--games-from"],
 }
 
 
@@ -74,7 +75,26 @@ def test_bench_bots_plays_the_tested_seat_with_the_weights_given() -> None:
     assert out["illegal_actions"] == 0 and out["unfinished"] == 0
     bad = run("--level", "strong", "--games", "1", "--tuning", "mayi_last=true")
     assert bad.returncode != 0 and "no weight 'mayi_last'" in bad.stderr
-    assert run("--level", "expert", "--games", "1", "--tuning", "w_pen=1").returncode != 0
+    assert run("--level", "normal", "--games", "1", "--tuning", "w_pen=1").returncode != 0
+
+
+def test_bench_rounds_pairs_the_experts_weights_on_one_round() -> None:
+    # A weight of the last round only (w_pen_last) leaves round 1's play as it was: every deal
+    # comes out the same, and the paired differences are nil.
+    command = [sys.executable, str(ROOT / "bench/rounds.py"), "--round", "1", "--games", "3"]
+    done = subprocess.run(
+        [*command, "--processes", "1", "--tuning", "w_pen_last=none"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["rounds"] == 3 and out["tuned_less_own"]["same"] == 3
+    assert out["own"] == out["tuned"] and out["tuned_less_own"]["relative"] == [0.0, 0.0, 0.0]
+    bad = subprocess.run([*command, "--tuning", "w_pen_first=1"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "no weight 'w_pen_first'" in bad.stderr
 
 
 @pytest.mark.skipif(

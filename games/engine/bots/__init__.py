@@ -11,9 +11,9 @@ hand, the table, the discard pile and the public history of pick-ups (``plan.kno
 - ``expert`` searches (``expert``): at its draws and discards it plays the strong bot's
   choice and its next-best ones out to the round's end on determinizations of the cards its
   seat cannot see (``playout``, ``search``), and makes the best on average. Its own play is
-  the strong bot's with one change (``tuning.expert_tuning``): in bga it makes every MAYI
+  the strong bot's with two changes (``tuning.expert_tuning``): in bga it makes every MAYI
   meld at once, before its contract too, without waiting for another seat to draw
-  replacements first.
+  replacements first, and in the game's last round it counts its hand's penalty for more.
 - ``strong`` plans (``strong``): it measures a hand by the cards it still needs for this
   round's contract and the live copies of those that would bring it nearer (``eval``),
   values MAYI meld chances, takes and buys only when the card adds more than it costs, does

@@ -13,7 +13,8 @@ strong bot's (the playouts found next to nothing to gain there: docs/ANALYSIS.md
 are made at once, before the contract too, whatever is left to draw
 (``tuning.expert_tuning``): against three strong bots, which hold theirs until another seat
 draws replacements, that is the largest gain measured (docs/ANALYSIS.md, "MAYI melds
-first").
+first"). In the game's last round, which its tables end with nobody out nearly every time,
+a penalty point counts 1.2, not 0.15 (``Tuning.w_pen_last``): the hand is the score.
 
 Like every level it reads only its seat's information: the determinizations draw the unseen
 cards from what the seat could know (tests/engine/test_analysis.py re-deals the hidden cards
@@ -31,7 +32,7 @@ from .fastplay import supported
 from .plan import knowledge
 from .search import KEEP, WAIT, choice_of, decision_choices, paired_interval, weigh
 from .strong import _down_discard_value, _Weigh, strong_action
-from .tuning import expert_tuning
+from .tuning import Tuning, expert_tuning
 
 # The search's budget. Every candidate is first played out on FIRST determinizations; the
 # strong bot's choice and the best rival, if one did better on average, get more, as many as
@@ -48,13 +49,17 @@ PLAYOUTS = FIRST + MORE  # the most samples a candidate gets
 SEARCHED = frozenset({"draw", "discard", "buy"})
 
 
-def expert_action(state: State, seat: int, playouts: int | None = None) -> dict | None:
+def expert_action(
+    state: State, seat: int, playouts: int | None = None, tuning: Tuning | None = None
+) -> dict | None:
     """The expert's next action for ``seat``, or ``None`` when it has nothing to do
-    (``playouts``: the most samples a candidate gets, ``PLAYOUTS`` unless given). Where the
-    fast model does not play the ruleset's rounds (``fastplay.supported``: the variants),
-    it plays as the strong bot."""
+    (``playouts``: the most samples a candidate gets, ``PLAYOUTS`` unless given; ``tuning``:
+    the weights of its play, ``tuning.expert_tuning`` unless given, so that ``bench/bots.py
+    --tuning`` measures others on the same deals). Where the fast model does not play the
+    ruleset's rounds (``fastplay.supported``: the variants), it plays as the strong bot."""
     playouts = playouts or PLAYOUTS
-    base = strong_action(state, seat, expert_tuning(ruleset_of(state)))
+    weights = tuning or expert_tuning(ruleset_of(state))
+    base = strong_action(state, seat, weights)
     if base is None or base["type"] in ("mayi_meld", "swap_wild"):
         return base
     if not supported(ruleset_of(state)):
@@ -64,9 +69,9 @@ def expert_action(state: State, seat: int, playouts: int | None = None) -> dict 
         return base
     kind, choices = found
     own = choice_of(kind, choices, base)
-    if own is None or not _worth_a_search(state, seat, kind):
+    if own is None or not _worth_a_search(state, seat, kind, weights):
         return base
-    candidates = _candidates(state, seat, kind, choices, own)
+    candidates = _candidates(state, seat, kind, choices, own, weights)
     if len(candidates) < 2:
         return base
     first = min(FIRST, playouts)
@@ -85,11 +90,11 @@ def expert_action(state: State, seat: int, playouts: int | None = None) -> dict 
         scores[rival] += extra[1]
     gain, low, _ = paired_interval([a - b for a, b in zip(scores[0], scores[rival], strict=True)])
     if gain >= MIN_GAIN and low > 0:
-        return _action(state, seat, candidates[rival], base)
+        return _action(state, seat, candidates[rival], base, weights)
     return base
 
 
-def _worth_a_search(state: State, seat: int, kind: str) -> bool:
+def _worth_a_search(state: State, seat: int, kind: str, weights: Tuning) -> bool:
     """Is the decision open at all? Every discard is, and every draw before the contract (a
     card that does nothing for the contract may still be cheaper to hold than the stock's:
     weighing them all won 223 of the bench's 400 games against three strong bots, not 205:
@@ -106,16 +111,18 @@ def _worth_a_search(state: State, seat: int, kind: str) -> bool:
     card = state["window"]["card"] if state["window"] else state["discard"][-1]
     if parse_card(card)[0] == WILD_RANK:
         return kind == "buy"
-    w = _Weigh(state, seat, expert_tuning(ruleset_of(state)))
+    w = _Weigh(state, seat, weights)
     hand = w.know.hand
     return w.analysis([*hand, card]).dist < w.analysis(hand).dist
 
 
-def _candidates(state: State, seat: int, kind: str, choices: list[dict], own: dict) -> list[dict]:
+def _candidates(
+    state: State, seat: int, kind: str, choices: list[dict], own: dict, weights: Tuning
+) -> list[dict]:
     """The choices weighed: the strong bot's first, then (discards) its next best."""
     if kind != "discard":
         return [own, *(c for c in choices if c != own)]
-    ranked = _ranked_discards(state, seat, [c["card"] for c in choices])
+    ranked = _ranked_discards(state, seat, [c["card"] for c in choices], weights)
     out = [own]
     for card in ranked:
         if len(out) >= DISCARD_CHOICES:
@@ -126,18 +133,18 @@ def _candidates(state: State, seat: int, kind: str, choices: list[dict], own: di
     return out
 
 
-def _ranked_discards(state: State, seat: int, cards: list[str]) -> list[str]:
+def _ranked_discards(state: State, seat: int, cards: list[str], weights: Tuning) -> list[str]:
     """``cards`` (one per face), the strong bot's preferred discard first."""
     naturals = [c for c in cards if parse_card(c)[0] != WILD_RANK] or cards
     if state["down"][seat]:
         know = knowledge(state, seat)
         return sorted(naturals, key=lambda c: (-_down_discard_value(state, know, c), c))
-    w = _Weigh(state, seat, expert_tuning(ruleset_of(state)))
+    w = _Weigh(state, seat, weights)
     hand = state["hands"][seat]
     return sorted(naturals, key=lambda c: (-w.discard_score(hand, c), c))
 
 
-def _action(state: State, seat: int, choice: dict, base: dict) -> dict:
+def _action(state: State, seat: int, choice: dict, base: dict, weights: Tuning) -> dict:
     """The action that makes ``choice`` (``WAIT`` and ``KEEP``: the strong bot's end of the
     turn)."""
     if choice is WAIT or choice is KEEP:
@@ -145,5 +152,6 @@ def _action(state: State, seat: int, choice: dict, base: dict) -> dict:
             return base
         if last_card_rule(state) and len(state["hands"][seat]) == 1:
             return {"type": "pass"}
-        return {"type": "discard", "card": _ranked_discards(state, seat, state["hands"][seat])[0]}
+        hand = state["hands"][seat]
+        return {"type": "discard", "card": _ranked_discards(state, seat, hand, weights)[0]}
     return choice

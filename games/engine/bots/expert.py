@@ -13,8 +13,8 @@ strong bot's (the playouts found next to nothing to gain there: docs/ANALYSIS.md
 are made at once, before the contract too, whatever is left to draw
 (``tuning.expert_tuning``): against three strong bots, which hold theirs until another seat
 draws replacements, that is the largest gain measured (docs/ANALYSIS.md, "MAYI melds
-first"). In the game's last round, which its tables end with nobody out nearly every time,
-a penalty point counts 1.2, not 0.15 (``Tuning.w_pen_last``): the hand is the score.
+first"). In bga's last round, which its tables end with nobody out nearly every time, a
+penalty point counts 1.2, not 0.15 (``Tuning.w_pen_last``): the hand is the score.
 
 Like every level it reads only its seat's information: the determinizations draw the unseen
 cards from what the seat could know (tests/engine/test_analysis.py re-deals the hidden cards

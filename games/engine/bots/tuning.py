@@ -44,7 +44,7 @@ class Tuning:
     mayi_near_out: float = 1.0
     # A penalty point's worth in the game's last round, before its end is near (None: w_pen).
     # bga's last round (three runs, no final discard) ends with nobody out in 59 of 60
-    # rounds of the expert's tables: its hand is what it scores (the expert: 1.2).
+    # rounds of the expert's tables: its hand is what it scores (the expert in bga: 1.2).
     w_pen_last: float | None = None
 
 
@@ -81,17 +81,23 @@ STANDARD = replace(DEFAULT, urgency_left=(0.8, 0.1, 0.0))
 
 def expert_tuning(rules: RuleSet) -> Tuning:
     """The weights of the expert's own play (``expert.expert_action``): the strong bot's,
-    with every MAYI meld made at once, before the contract too, whatever is left to draw.
+    with every MAYI meld made at once, before the contract too, whatever is left to draw,
+    and (bga) a penalty point counted for more in the game's last round.
 
     >>> from games.engine.rulesets import get_ruleset
     >>> t = expert_tuning(get_ruleset("bga"))
-    >>> (t.mayi_first, t.mayi_stock, t.w_pen)
-    (True, 0, 0.15)
+    >>> (t.mayi_first, t.mayi_stock, t.w_pen, t.w_pen_last)
+    (True, 0, 0.15, 1.2)
+    >>> expert_tuning(get_ruleset("rook")).w_pen_last is None
+    True
     """
     found = _EXPERT.get(rules.name)
     if found is None:
+        # The last round's weight was measured in bga only, where the MAYI melds' replacements
+        # run its last round dry: the variants keep the strong bot's.
+        last = 1.2 if rules.mayi_melds else None
         found = _EXPERT[rules.name] = replace(
-            tuning_for(rules), mayi_first=True, mayi_stock=0, w_pen_last=1.2
+            tuning_for(rules), mayi_first=True, mayi_stock=0, w_pen_last=last
         )
     return found
 

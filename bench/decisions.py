@@ -3,7 +3,8 @@
     python bench/decisions.py [--quick]
 
 Plays seeded games (3 per ruleset per level with four seats of that level; a mixed table with
-timed-out turns; 3-, 5- and 6-seat tables; the simulator benchmark's own 20 games) and prints
+timed-out turns; 3-, 5- and 6-seat tables; the simulator benchmark's own 20 games; one bga game
+of an expert among three strong bots, for the expert's search) and prints
 one SHA-256 per group and one over all of them. Each covers every (seat, action) pair, the
 final totals and the final state. Run it on the code before a change and save the last line;
 re-run after the change: every hash must match, or the change altered a decision (revert it).
@@ -38,6 +39,11 @@ def groups() -> list[tuple[str, int, str, tuple[str, ...], int, float, str]]:
         for players in (3, 5, 6):
             out.append((f"{ruleset}/{players} seats", players, ruleset, MIXED, 1, 0.0, "dec-n"))
     out.append(("benchmark 20 games", 4, "bga", ("normal",), 20, 0.0, "1"))
+    # The expert's search (its fast playouts): one seat of it among three strong bots, in bga,
+    # where it searches (elsewhere it plays as the strong bot).
+    out.append(
+        ("bga/expert+3 strong", 4, "bga", ("expert", "strong", "strong", "strong"), 1, 0.0, "dec-x")
+    )
     return out
 
 

@@ -22,7 +22,7 @@ from games.engine import (
     new_game,
     view,
 )
-from games.engine.bots import choose_action, fallback_action
+from games.engine.bots import choose_action, fallback_action, fastplay
 from games.engine.bots import expert as expert_module
 from games.engine.bots.fastplay import Round, supported
 from games.engine.bots.playout import determinize, known_held, unseen_pool
@@ -280,3 +280,28 @@ def test_the_fast_model_plays_rounds_out_keeping_every_card_and_its_seed():
     assert played >= 4
     # Scored as the engine scores a hand.
     assert cards_penalty(["w10M", "w?", "w3A"]) == 15 + 15 + 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    hs.lists(
+        hs.sampled_from([0] + [16 * s + r for s in range(4) for r in range(1, 14)]), max_size=16
+    ),
+    hs.integers(0, 3),
+    hs.integers(0, 3),
+)
+def test_one_cards_worth_is_its_worth_in_the_whole_hands_values(hand, books, runs):
+    # The fast model refuses most draws and offers on the one card's worth: it must be the
+    # very number the hand's values give it (the same float), or searches would change.
+    values = fastplay._values(tuple(sorted(hand)), books, runs)
+    for card in hand:
+        if card != fastplay.WILD:
+            assert fastplay._card_value(hand, card, books, runs) == values[card]
+
+
+def test_each_seats_order_of_the_stock_is_a_shuffle_fixed_by_its_key():
+    orders = fastplay.draw_orders(8, "golden", 2)
+    # Pinned: the searches' samples (and so every measured figure of the expert) follow them.
+    assert orders == [[2, 4, 0, 1, 6, 7, 5, 3], [6, 0, 4, 2, 7, 1, 3, 5]]
+    assert fastplay.draw_orders(60, "k:1", 4) == fastplay.draw_orders(60, "k:1", 4)
+    assert all(sorted(order) == list(range(60)) for order in fastplay.draw_orders(60, "k:1", 4))

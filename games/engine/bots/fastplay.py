@@ -117,6 +117,32 @@ def _values(hand: tuple[int, ...], books: int, runs: int) -> dict[int, float]:
     return out
 
 
+def _card_value(hand: list[int], card: int, books: int, runs: int) -> float:
+    """``_values(hand, books, runs)[card]`` for one natural ``card`` of ``hand``, without the
+    rest of the hand's (the same sums in the same order, so the same float): most draws and
+    offers are refused on this one card's worth alone."""
+    rank = card & 15
+    copies = near1 = near2 = near3 = 0
+    for x in hand:
+        if x == WILD:
+            continue
+        if x & 15 == rank:
+            copies += 1
+        d = x - card
+        if d == 1 or d == -1:
+            near1 += 1
+        elif d == 2 or d == -2:
+            near2 += 1
+        elif d == 3 or d == -3:
+            near3 += 1
+    bw = 3.0 * (1 + books / 3) if books else 0.0
+    rw = 2.5 * (1 + runs / 3) if runs else 0.0
+    v = bw * (3 if copies >= 4 else copies - 1)
+    if rw:
+        v += rw * (near1 + near2 / 2 + near3 / 3)
+    return v
+
+
 Meld = tuple[str, list[int], int, int]  # kind, naturals, wilds, a book's rank or a run's lo
 
 
@@ -235,7 +261,16 @@ def draw_orders(size: int, key: str, seats: int) -> list[list[int]]:
     for s in range(seats):
         seed = int.from_bytes(hashlib.sha256(f"{key}:{s}".encode()).digest()[:8])
         order = list(range(size))
-        random.Random(seed).shuffle(order)
+        # Fisher-Yates with rejection sampling, as ``random.Random.shuffle`` does it (the same
+        # orders), written out: the method calls per card were a twentieth of a search.
+        bits = random.Random(seed).getrandbits
+        for i in range(size - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            order[i], order[j] = order[j], order[i]
         out.append(order)
     return out
 
@@ -307,6 +342,8 @@ class Round:
         self.at = [0] * n
         self.went_out: int | None = None
         self.turns = 0
+        # The active seat's hand sorted, once its lay-down failed this turn (its discard's key).
+        self.sorted_hand: tuple[int, ...] | None = None
         # Early answers [D] for the pile's top (given before this turn's draw): they stand for
         # the first window, the seats' own choice (a search's "May I?" among them).
         self.early: list | None = list(st["early"]) if any(st["early"]) else None
@@ -396,8 +433,10 @@ class Round:
         hand = self.hands[seat]
         if len(hand) < self.least:
             return False
-        plan = _lay_down_plan(tuple(sorted(hand)), self.need_books, self.need_runs)
+        key = tuple(sorted(hand))
+        plan = _lay_down_plan(key, self.need_books, self.need_runs)
         if plan is None:
+            self.sorted_hand = key  # the hand as it stays for this turn's discard
             return False
         for kind, naturals, wilds, where in plan:
             for x in naturals:
@@ -440,7 +479,7 @@ class Round:
         """0..1: how near the round's end looks to ``seat`` (``strong.urgency``: another seat
         down with three cards or fewer, or a stock that may not be rebuilt running out)."""
         level = 0.0
-        for s in range(self.n):
+        for s in range(self.n) if True in self.down else ():
             if s != seat and self.down[s]:
                 left = len(self.hands[s])
                 if left <= 3:
@@ -457,23 +496,31 @@ class Round:
             return self.fits(card) != 0
         hand = self.hands[seat]
         grown = [*hand, card]
+        if _card_value(grown, card, self.need_books, self.need_runs) < 5.0:
+            return False
         values = self.values(grown)
         value = values[card]
-        if value < 5.0 or value <= min(values[x] for x in hand):
+        if value <= min(values[x] for x in hand):
             return False
         # Never take a card only to discard it again (values of the hand grown by it).
         return self.worst(grown, 0.0, values) != len(grown) - 1
 
-    def buys_card(self, seat: int, card: int) -> bool:
+    def buys_card(self, seat: int, card: int, late: list[bool] | None = None) -> bool:
         """Buy the card on offer (``baseline._wants_to_buy``), but, as ``strong`` does, not
-        with two extra cards in hand already nor when the round's end is near."""
+        with two extra cards in hand already nor when the round's end is near. ``late``: a
+        window's memo of that nearness (``[]`` until known): for a seat not down it is the
+        same for every seat, since only the others' hands count."""
         if self.down[seat] or len(self.hands[seat]) - self.deal >= 3:
             return False
-        if self.urgency(seat) >= 0.3:
+        if late is None:
+            late = []
+        if not late:
+            late.append(self.urgency(seat) >= 0.3)
+        if late[0]:
             return False
         if card == WILD:
             return True
-        return self.values([*self.hands[seat], card])[card] >= 8.0
+        return _card_value([*self.hands[seat], card], card, self.need_books, self.need_runs) >= 8.0
 
     # -- a turn ------------------------------------------------------------------------------
     def turn(self) -> bool:
@@ -481,6 +528,7 @@ class Round:
         a = self.active
         hand = self.hands[a]
         pile = self.pile
+        self.sorted_hand = None
         top = pile[-1] if pile else None
         if top is not None and self.wants(a, top):
             hand.append(pile.pop())
@@ -528,12 +576,13 @@ class Round:
         card = self.pile[-1]
         n = self.n
         cap = self.max_buys
+        late: list[bool] = []
         for k in range(1, n):
             s = (active + k) % n
             if s == discarder or (cap is not None and self.buys[s] >= cap):
                 continue
             said = self.early[s] if self.early else None
-            wanted = said == "may_i" if said is not None else self.buys_card(s, card)
+            wanted = said == "may_i" if said is not None else self.buys_card(s, card, late)
             if wanted:
                 self.pile.pop()
                 self.pile_from.pop()
@@ -574,7 +623,9 @@ class Round:
                 if p > best:
                     best_i, best = i, p
             return best_i
-        return self.worst(hand, 2.0 * self.urgency(seat))
+        key = self.sorted_hand
+        values = _values(key, self.need_books, self.need_runs) if key is not None else None
+        return self.worst(hand, 2.0 * self.urgency(seat), values)
 
     def play(self, limit: int = 400) -> list[int]:
         """Play to the round's end; each seat's score for the round (MAYI melds counted).

@@ -3,13 +3,18 @@ docs quote (docs/PERFORMANCE.md, docs/RELIABILITY.md), without starting anything
 
 from __future__ import annotations
 
+import hashlib
 import json
+import pickle
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from games.engine import new_game
+from games.engine.bots.expert import expert_action
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCRIPTS = {
@@ -26,6 +31,7 @@ SCRIPTS = {
     "bench/spy_breakdown.py": ["--json"],
     "bench/bots.py": ["--level", "--against", "--games", "--games-from", "--tuning"],
     "bench/rounds.py": ["--round", "--tuning", "--games", "--games-from"],
+    "bench/expert_cpu.py": ["--games", "--save", "--load", "--slice", "--runs"],
 }
 
 
@@ -95,6 +101,27 @@ def test_bench_rounds_pairs_the_experts_weights_on_one_round() -> None:
     assert out["own"] == out["tuned"] and out["tuned_less_own"]["relative"] == [0.0, 0.0, 0.0]
     bad = subprocess.run([*command, "--tuning", "w_pen_first=1"], capture_output=True, text=True)
     assert bad.returncode != 0 and "no weight 'w_pen_first'" in bad.stderr
+
+
+def test_bench_expert_cpu_decides_recorded_states_again_and_hashes_the_same(tmp_path) -> None:
+    # A speed change of the expert's search is proved harmless by the same hash of its
+    # decisions on recorded states: the hash must not depend on the run, and must be that of
+    # the actions the expert decides.
+    state = new_game(4, "bench-expert-cpu", "bga")
+    states = [(state, state["active"])]
+    states_file = tmp_path / "states.pickle"
+    states_file.write_bytes(pickle.dumps(states))
+    command = [sys.executable, str(ROOT / "bench/expert_cpu.py"), "--load", str(states_file)]
+    done = subprocess.run(
+        [*command, "--runs", "2"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    expected = hashlib.sha256(
+        json.dumps(expert_action(state, state["active"]), sort_keys=True).encode()
+    ).hexdigest()
+    assert out["decisions"] == 1 and len(out["cpu_seconds"]) == 2 and not out["warm"]
+    assert out["hash"] == expected[:16]
 
 
 @pytest.mark.skipif(

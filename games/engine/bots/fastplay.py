@@ -90,22 +90,28 @@ def codes_of(rules: RuleSet) -> _Codes:
 # bigger cache only makes the collector's full passes longer.
 @lru_cache(maxsize=8192)
 def _values(hand: tuple[int, ...], books: int, runs: int) -> dict[int, float]:
-    by_rank = [0] * 16
-    cells = [0] * 72
-    for x in hand:
-        if x != WILD:
-            by_rank[x & 15] += 1
-            cells[x + 3] += 1
+    # ``hand`` is sorted: its wilds (code 0) first, then copies of a face side by side. A
+    # contract without books or without runs skips that part's counts (its weight is 0.0, so
+    # the sums stay the same floats).
+    wilds = hand.count(WILD)
+    naturals = hand[wilds:]
     bw = 3.0 * (1 + books / 3) if books else 0.0
     rw = 2.5 * (1 + runs / 3) if runs else 0.0
-    out = {}
-    for x in hand:
-        if x == WILD:
-            out[x] = 100.0
-            continue
-        copies = by_rank[x & 15]
-        v = bw * (3 if copies >= 4 else copies - 1)
-        if rw:
+    by_rank = [0] * 16
+    cells = [0] * 72
+    if books:
+        for x in naturals:
+            by_rank[x & 15] += 1
+    if runs:
+        for x in naturals:
+            cells[x + 3] += 1
+    out = dict.fromkeys(hand[:wilds], 100.0)
+    for x in dict.fromkeys(naturals):
+        v = 0.0
+        if books:
+            copies = by_rank[x & 15]
+            v = bw * (3 if copies >= 4 else copies - 1)
+        if runs:
             i = x + 3
             v += rw * (
                 cells[i - 1]
@@ -182,26 +188,26 @@ def _lay_down_plan(hand: tuple[int, ...], books: int, runs: int) -> list[Meld] |
 
 def _might(hand: tuple[int, ...], books: int, runs: int) -> bool:
     """A cheap necessary condition for a lay-down (``baseline._might_lay_down``'s): the
-    fewest wilds each meld could need, counted optimistically, are in hand."""
-    by_rank = [0] * 16
-    masks = [0, 0, 0, 0]
-    wilds = 0
-    for x in hand:
-        if x == WILD:
-            wilds += 1
-        else:
-            by_rank[x & 15] += 1
-            masks[x >> 4] |= 1 << (x & 15)
+    fewest wilds each meld could need, counted optimistically, are in hand. ``hand`` is
+    sorted, so its wilds (code 0) come first."""
+    wilds = hand.count(WILD)
     if len(hand) - wilds < 2 * (books + runs):
         return False
+    naturals = hand[wilds:]
     cost = 0
     if books:
+        by_rank = [0] * 16
+        for x in naturals:
+            by_rank[x & 15] += 1
         free = sum(n >> 1 for n in by_rank if n > 2)
         pairs = free + by_rank.count(2)
         if pairs < books:
             return False
         cost += max(0, books - free)
     if runs:
+        masks = [0, 0, 0, 0]
+        for x in naturals:
+            masks[x >> 4] |= 1 << (x & 15)
         run_costs = []
         for mask in masks:
             best = _MOST_IN_FOUR[mask >> 1]

@@ -82,6 +82,19 @@ def parse_tuning(text: str) -> dict[str, Any]:
 TUNED_LEVELS = ("strong", "expert")
 
 
+def bench_step(state: dict, seat: int, action: dict | None, waiting: bool) -> tuple[dict, bool]:
+    """``state`` after ``seat`` plays ``action`` as the bench plays every bot: no action is "no
+    thanks" to an open window (``waiting``) or the fallback's move, and an illegal one is
+    replaced by the fallback's; with whether it was illegal. bench/rounds.py and
+    bench/expert_cpu.py play their games through it too, so that all three play alike."""
+    if action is None:
+        action = {"type": "no_thanks"} if waiting else fallback_action(state, seat)
+    try:
+        return apply(state, seat, action)[0], False
+    except IllegalMove:
+        return apply(state, seat, fallback_action(state, seat))[0], True
+
+
 def tuned_weights(ruleset: str, level: str, tuned: str) -> Tuning:
     """The weights of ``level`` (strong or expert) in ``ruleset``, changed by ``tuned``."""
     rules = get_ruleset(ruleset)
@@ -125,8 +138,6 @@ def play(task: tuple[str, int, str, str, int, str, str]) -> dict:
             action = choose_action(state, seat, levels[seat])
         spent = (time.perf_counter() - started) * 1000
         spent_cpu = (time.process_time() - cpu) * 1000
-        if action is None:
-            action = {"type": "no_thanks"} if waiting else fallback_action(state, seat)
         if seat == tested:
             decision_cpu_ms.append(spent_cpu)
             if waiting:
@@ -135,11 +146,8 @@ def play(task: tuple[str, int, str, str, int, str, str]) -> dict:
                 turn_key = True
                 current += spent
                 current_cpu += spent_cpu
-        try:
-            state, _ = apply(state, seat, action)
-        except IllegalMove:
-            illegal += 1
-            state, _ = apply(state, seat, fallback_action(state, seat))
+        state, refused = bench_step(state, seat, action, bool(waiting))
+        illegal += refused
         actions += 1
         # A turn of the tested seat ends when another seat becomes active (or the round ends).
         if turn_key is not None and (state["active"] != tested or state["game_over"]):

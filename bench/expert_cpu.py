@@ -32,8 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import IllegalMove, apply, new_game  # noqa: E402
-from games.engine.bots import choose_action, fallback_action  # noqa: E402
+from bench.bots import bench_step  # noqa: E402
+from games.engine import new_game  # noqa: E402
+from games.engine.bots import choose_action  # noqa: E402
 from games.engine.bots.expert import expert_action  # noqa: E402
 from games.engine.legal import answerers  # noqa: E402
 
@@ -56,12 +57,7 @@ def recorded(first: int, games: int, seed: str) -> list[tuple[dict, int]]:
             if seat == tested:
                 out.append((state, seat))
             action = choose_action(state, seat, "expert" if seat == tested else "strong")
-            if action is None:
-                action = {"type": "no_thanks"} if waiting else fallback_action(state, seat)
-            try:
-                state, _ = apply(state, seat, action)
-            except IllegalMove:
-                state, _ = apply(state, seat, fallback_action(state, seat))
+            state, _ = bench_step(state, seat, action, bool(waiting))
     return out
 
 

@@ -26,9 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bots import parse_tuning, tuned_action, tuned_weights  # noqa: E402
-from games.engine import IllegalMove, apply  # noqa: E402
-from games.engine.bots import fallback_action  # noqa: E402
+from bench.bots import bench_step, parse_tuning, tuned_action, tuned_weights  # noqa: E402
 from games.engine.bots.strong import strong_action  # noqa: E402
 from games.engine.legal import answerers  # noqa: E402
 from games.engine.state import new_game, start_round  # noqa: E402
@@ -63,12 +61,7 @@ def play(task: tuple[str, int, int, str]) -> list[int]:
             action = tuned_action(state, seat, "expert", weights)
         else:
             action = strong_action(state, seat)
-        if action is None:
-            action = {"type": "no_thanks"} if waiting else fallback_action(state, seat)
-        try:
-            state, _ = apply(state, seat, action)
-        except IllegalMove:
-            state, _ = apply(state, seat, fallback_action(state, seat))
+        state, _ = bench_step(state, seat, action, bool(waiting))
     return list(state["scores"][round_no - 1])
 
 

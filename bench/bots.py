@@ -172,7 +172,8 @@ def play(task: tuple[str, int, str, str, int, str, str]) -> dict:
     }
 
 
-def _pct(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The value at quantile ``q`` of ``values`` (the nearest rank below; 0.0 for none)."""
     if not values:
         return 0.0
     values = sorted(values)
@@ -199,21 +200,25 @@ def summarise(ruleset: str, level: str, against: str, players: int, games: list[
         "rounds_nobody_out_share": round(
             sum(g["rounds_nobody_out"] for g in games) / sum(g["rounds"] for g in games), 3
         ),
-        "turn_ms": {"p50": _pct(turns, 0.5), "p99": _pct(turns, 0.99), "max": _pct(turns, 1.0)},
+        "turn_ms": {
+            "p50": percentile(turns, 0.5),
+            "p99": percentile(turns, 0.99),
+            "max": percentile(turns, 1.0),
+        },
         "turn_cpu_ms": {
-            "p50": _pct(turns_cpu, 0.5),
-            "p99": _pct(turns_cpu, 0.99),
-            "max": _pct(turns_cpu, 1.0),
+            "p50": percentile(turns_cpu, 0.5),
+            "p99": percentile(turns_cpu, 0.99),
+            "max": percentile(turns_cpu, 1.0),
         },
         "answer_ms": {
-            "p50": _pct(answers, 0.5),
-            "p99": _pct(answers, 0.99),
-            "max": _pct(answers, 1.0),
+            "p50": percentile(answers, 0.5),
+            "p99": percentile(answers, 0.99),
+            "max": percentile(answers, 1.0),
         },
         "decision_cpu_ms": {
-            "p50": _pct(decisions, 0.5),
-            "p99": _pct(decisions, 0.99),
-            "max": _pct(decisions, 1.0),
+            "p50": percentile(decisions, 0.5),
+            "p99": percentile(decisions, 0.99),
+            "max": percentile(decisions, 1.0),
             "count": len(decisions),
         },
         "illegal_actions": sum(g["illegal"] for g in games),

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bots import bench_step  # noqa: E402
+from bench.bots import bench_step, percentile  # noqa: E402
 from games.engine import new_game  # noqa: E402
 from games.engine.bots import choose_action  # noqa: E402
 from games.engine.bots.expert import expert_action  # noqa: E402
@@ -73,11 +73,6 @@ def decide(states: list[tuple[dict, int]]) -> tuple[float, list[float], str]:
     return sum(each) / 1000, each, digest.hexdigest()
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2) if ordered else 0.0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3, help="games to record")
@@ -109,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     out = {
         "decisions": len(states),
         "cpu_seconds": runs,
-        "p50_ms": _pct(each, 0.5),
-        "p99_ms": _pct(each, 0.99),
+        "p50_ms": percentile(each, 0.5),
+        "p99_ms": percentile(each, 0.99),
         "hash": hashes.pop()[:16] if len(hashes) == 1 else "differs between runs",
         "warm": not args.load,
     }

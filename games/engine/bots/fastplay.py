@@ -86,6 +86,12 @@ def codes_of(rules: RuleSet) -> _Codes:
     return found
 
 
+# What a book and a run of the contract weigh in a hand's values (``baseline._card_values``), by
+# how many of them it asks for: one table for ``_values`` and ``_card_value``, the same floats.
+_BOOK_WEIGHT = tuple(3.0 * (1 + n / 3) if n else 0.0 for n in range(8))
+_RUN_WEIGHT = tuple(2.5 * (1 + n / 3) if n else 0.0 for n in range(8))
+
+
 # Caches a few thousand hands deep: a search's playouts meet the same hands again, and a
 # bigger cache only makes the collector's full passes longer.
 @lru_cache(maxsize=8192)
@@ -95,8 +101,8 @@ def _values(hand: tuple[int, ...], books: int, runs: int) -> dict[int, float]:
     # the sums stay the same floats).
     wilds = hand.count(WILD)
     naturals = hand[wilds:]
-    bw = 3.0 * (1 + books / 3) if books else 0.0
-    rw = 2.5 * (1 + runs / 3) if runs else 0.0
+    bw = _BOOK_WEIGHT[books]
+    rw = _RUN_WEIGHT[runs]
     by_rank = [0] * 16
     cells = [0] * 72
     if books:
@@ -141,8 +147,8 @@ def _card_value(hand: list[int], card: int, books: int, runs: int) -> float:
             near2 += 1
         elif d == 3 or d == -3:
             near3 += 1
-    bw = 3.0 * (1 + books / 3) if books else 0.0
-    rw = 2.5 * (1 + runs / 3) if runs else 0.0
+    bw = _BOOK_WEIGHT[books]
+    rw = _RUN_WEIGHT[runs]
     v = bw * (3 if copies >= 4 else copies - 1)
     if rw:
         v += rw * (near1 + near2 / 2 + near3 / 3)
@@ -348,8 +354,6 @@ class Round:
         self.at = [0] * n
         self.went_out: int | None = None
         self.turns = 0
-        # The active seat's hand sorted, once its lay-down failed this turn (its discard's key).
-        self.sorted_hand: tuple[int, ...] | None = None
         # Early answers [D] for the pile's top (given before this turn's draw): they stand for
         # the first window, the seats' own choice (a search's "May I?" among them).
         self.early: list | None = list(st["early"]) if any(st["early"]) else None
@@ -433,16 +437,17 @@ class Round:
         else:
             r[2] += 1  # the next number, or an ace above the king
 
-    def lay_down(self, seat: int) -> bool:
+    def lay_down(self, seat: int, key: tuple[int, ...] | None = None) -> bool:
         """Lay the seat's contract down if its hand holds one: the melds of
-        :func:`_lay_down_plan` (the rest of the hand may then be laid off on them)."""
+        :func:`_lay_down_plan` (the rest of the hand may then be laid off on them). ``key``:
+        the hand sorted, if the caller has it."""
         hand = self.hands[seat]
         if len(hand) < self.least:
             return False
-        key = tuple(sorted(hand))
+        if key is None:
+            key = tuple(sorted(hand))
         plan = _lay_down_plan(key, self.need_books, self.need_runs)
         if plan is None:
-            self.sorted_hand = key  # the hand as it stays for this turn's discard
             return False
         for kind, naturals, wilds, where in plan:
             for x in naturals:
@@ -534,7 +539,6 @@ class Round:
         a = self.active
         hand = self.hands[a]
         pile = self.pile
-        self.sorted_hand = None
         top = pile[-1] if pile else None
         if top is not None and self.wants(a, top):
             hand.append(pile.pop())
@@ -548,8 +552,13 @@ class Round:
             if pile and self._window(a):
                 return True
         laid_now = False
-        if not self.down[a] and self.lay_down(a):
-            laid_now = True
+        # The hand sorted once for the lay-down and, if none is made, the discard's values.
+        key: tuple[int, ...] | None = None
+        if not self.down[a]:
+            key = tuple(sorted(hand))
+            if self.lay_down(a, key):
+                laid_now = True
+                key = None  # the hand changed
         if self.down[a] and (self.lay_off_same_turn or not laid_now) and self._lay_offs(a):
             self.went_out = a
             return True
@@ -559,7 +568,7 @@ class Round:
         if self.last_card and len(hand) == 1:
             pass  # no final discard: the seat passes
         else:
-            i = self._discard_index(a)
+            i = self._discard_index(a, key)
             card = hand.pop(i)
             pile.append(card)
             self.pile_from.append(a)
@@ -618,7 +627,8 @@ class Round:
             self.lay_off(card, self.fits(card))
         return True
 
-    def _discard_index(self, seat: int) -> int:
+    def _discard_index(self, seat: int, key: tuple[int, ...] | None = None) -> int:
+        """The card the seat discards (``key``: its hand sorted, if known)."""
         hand = self.hands[seat]
         penalty = self.c.penalty
         if self.down[seat]:
@@ -629,7 +639,6 @@ class Round:
                 if p > best:
                     best_i, best = i, p
             return best_i
-        key = self.sorted_hand
         values = _values(key, self.need_books, self.need_runs) if key is not None else None
         return self.worst(hand, 2.0 * self.urgency(seat), values)
 

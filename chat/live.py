@@ -24,7 +24,7 @@ def on_commit_chat(table_id: int, message_id: int) -> None:
     transaction.on_commit(
         lambda: group_send(
             broadcast.group_name(table_id),
-            {"type": "chat.message", "id": message_id, "sent": time.time_ns()},
+            {"type": "chat.message", "table": table_id, "id": message_id, "sent": time.time_ns()},
         )
     )
 

@@ -1,8 +1,8 @@
 """The one way out after a commit: tell a table's sockets that it changed.
 
 Imports only Channels (asgiref, its base) and nothing of the project, so the services can call
-it from ``transaction.on_commit`` and anything may import it without a cycle. The consumers
-(``games/consumers.py``) listen to these groups and build each socket's frame themselves
+it from ``transaction.on_commit`` and anything may import it without a cycle. Each process's
+hub (``games/hub.py``) listens to these groups for its sockets, which build their frames themselves
 (``games/live.py``): the group message says only "table X is now at version N" (and when it was
 committed), so no view travels through the channel layer and a frame can only ever hold what
 its own consumer read for its own user from the database.
@@ -24,23 +24,20 @@ logger = logging.getLogger("games.live")
 
 
 def group_name(table_id: int) -> str:
-    """The channel-layer group of every socket following table ``table_id``."""
+    """The channel-layer group of table ``table_id``: each process's hub is in it while a socket
+    of the table is open there. Its messages name the table (``"table": table_id``)."""
     return f"table-{table_id}"
 
 
-def user_group(user_id: int) -> str:
-    """Every table socket of a user joins it: a suspension or a ban closes them at once
-    (moderation/live.py sends it "user.closed")."""
-    return f"user-{user_id}"
+# The group every process's hub joins once (games/hub.py): the messages about one session or one
+# user go there, naming it, instead of to a group of its own that each socket had to join.
+SOCKETS_GROUP = "table-sockets"
 
 
-def session_group(session_key: str | None) -> str | None:
-    """The group of a session's sockets (None for a cookie that cannot be a session key:
-    group names allow only a few characters, and Django's keys are lowercase letters and
-    digits)."""
-    if not session_key or not session_key.isascii() or not session_key.isalnum():
-        return None
-    return f"session-{session_key[:80]}"
+def user_closed_message(user_id: int, reason: str) -> dict[str, Any]:
+    """Close every table socket of the user now (a suspension or a ban: moderation/live.py);
+    sent to ``SOCKETS_GROUP``."""
+    return {"type": "user.closed", "user": user_id, "reason": reason}
 
 
 def table_changed(table_id: int, version: int) -> None:
@@ -89,15 +86,16 @@ def table_changed(table_id: int, version: int) -> None:
 
 def session_ended(session_key: str | None) -> None:
     """Close a session's sockets now (it logged out), not at their table's next change."""
-    group = session_group(session_key)
     layer = get_channel_layer()
-    if group is None or layer is None:
+    if not session_key or layer is None:
         return
     if _on_a_loop():
         logger.warning("a logged-out session's sockets not closed: called on a running loop")
         return
     try:
-        async_to_sync(layer.group_send)(group, {"type": "session.ended"})
+        async_to_sync(layer.group_send)(
+            SOCKETS_GROUP, {"type": "session.ended", "session": session_key}
+        )
     except Exception:
         logger.exception("could not close the sockets of a session that logged out")
 

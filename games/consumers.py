@@ -3,6 +3,9 @@ committed change, and on request. Thin: the frames and actions come from games.l
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -11,11 +14,13 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from pydantic import TypeAdapter, ValidationError
 
-from games import broadcast, fanout, live, presence, seen_marks, services
+from games import fanout, hub, live, presence, seen_marks, services
 from games.api_messages import validation_message
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
 from games.ws_guard import GuardedJsonConsumer
+
+logger = logging.getLogger("games.live")
 
 _action = TypeAdapter(ActionIn)
 
@@ -23,8 +28,7 @@ _action = TypeAdapter(ActionIn)
 _frame = database_sync_to_async(live.table_frame, thread_sensitive=False)
 _changed_frame = database_sync_to_async(live.changed_frame, thread_sensitive=False)
 _touch = database_sync_to_async(live.touch, thread_sensitive=False)
-_socket_user = database_sync_to_async(live.socket_user, thread_sensitive=False)
-_user_frame = database_sync_to_async(live.user_frame, thread_sensitive=False)
+_opening_frame = database_sync_to_async(live.opening_frame, thread_sensitive=False)
 # Not thread-sensitive either: every socket's move of the process would otherwise wait in the
 # one thread that Django's synchronous code shares.
 _table_act = database_sync_to_async(live.table_act, thread_sensitive=False)
@@ -35,6 +39,10 @@ class TableConsumer(GuardedJsonConsumer):
     """``/ws/tables/<id>/``. Client messages: ``{"type": "sync", "version": N}``,
     ``{"type": "action", "action": {...}, "expect_version": N}``, ``{"type": "ping"}`` and
     ``{"type": "looking", "visible": bool}`` (the page's tab shown or hidden)."""
+
+    # No channel of its own: the process's hub (games/hub.py) hands the socket the messages of
+    # its table, its session and its user. An alias no setting names gives Channels no layer.
+    channel_layer_alias = "table-sockets-use-the-hub"
 
     table_id: int
     version: int
@@ -48,11 +56,16 @@ class TableConsumer(GuardedJsonConsumer):
     # The signed-in user, once the socket's session was read (the "looking" marks: no push
     # about a table its player has on screen, games/presence.py).
     user_id: int | None = None
-    group: str | None = None
-    session_group: str | None = None
-    user_group: str | None = None
+    sockets_hub: hub.Hub | None = None
     # Set once a refusal closed the socket: messages still queued for it are dropped.
     closing = False
+    # Set once the client went away: the hub's messages still queued for it are dropped.
+    gone = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # One message at a time, its client's and the hub's alike, in the order they came.
+        self._turn = asyncio.Lock()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels' own dispatch first runs close_old_connections in the one thread-sensitive
@@ -62,7 +75,31 @@ class TableConsumer(GuardedJsonConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        async with self._turn:
+            await handler(message)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A message from the hub (a change of the table, a chat message, a sign-out, a ban):
+        handled after the messages before it."""
+        if not self.gone:
+            asyncio.ensure_future(self._delivered(message))
+
+    async def _delivered(self, message: dict[str, Any]) -> None:
+        async with self._turn:
+            if self.gone:
+                return
+            handler = getattr(self, get_handler_name(message), None)
+            if handler is None:
+                logger.warning("a table socket got a message it has no handler for: %r", message)
+                return
+            try:
+                await handler(message)
+            except Exception:
+                # As Channels does when a handler fails: the socket closes (the client
+                # reconnects and re-syncs by version); the error is logged.
+                logger.exception("a table socket failed on %s", message.get("type"))
+                self.closing = True
+                await self.close(code=1011)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -76,45 +113,43 @@ class TableConsumer(GuardedJsonConsumer):
         # Accept before deciding, so that a refusal reaches the client as a 4xxx close code
         # (a close before accept is only an HTTP 403 to the browser). Nothing is sent first.
         await self.accept()
-        # Join the group before reading the table: a change committed between the read and the
-        # join would otherwise be missed; one committed after the read is a newer version.
-        self.group = broadcast.group_name(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Join the table's group before reading the table: a change committed between the read
+        # and the join would otherwise be missed; one committed after the read is a newer
+        # version. Logging out closes this socket at once (games.broadcast.on_logged_out).
+        self.sockets_hub = hub.current()
+        if self.sockets_hub is not None:
+            await self.sockets_hub.join(self, self.table_id, self._session_key())
         fanout.join(self.table_id, self)
-        self.session_group = broadcast.session_group(self._session_key())
-        if self.session_group is not None:
-            # Logging out closes this socket at once (games.broadcast.on_logged_out).
-            await self.channel_layer.group_add(self.session_group, self.channel_name)
-        # A suspension or a ban closes the user's sockets at once (moderation.live): the group
-        # is joined before the first frame is read, from the one read of the session.
-        user = await _socket_user(self._session_key())
-        if user is None:
-            await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "sign in to follow a table"))
-            return
-        self.user_group = broadcast.user_group(user.pk)
-        self.user_id = user.pk
-        await self.channel_layer.group_add(self.user_group, self.channel_name)
+        read_at = time.monotonic()
         try:
-            # Marked looking in the same hop, before the frame goes: a client that has the
-            # frame may count on the mark (no push about a table on its screen).
-            frame = await _user_frame(
+            user, frame = await _opening_frame(
                 table_id=self.table_id,
-                user=user,
+                session_key=self._session_key(),
                 since=since,
-                seen=self.looking,
                 looking=self.looking,
             )
         except live.Refused as exc:
             await self.refuse(exc)
             return
+        self.user_id = user.pk
+        # A suspension or a ban closes the user's sockets at once (moderation.live). The hub
+        # learns the user from the one read of the session, and says whether one came since.
+        if self.sockets_hub is not None:
+            closed = self.sockets_hub.user_known(self, user.pk, read_at)
+            if closed is not None:
+                await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, closed))
+                return
         if self.looking:
-            self.recorded = frame["version"]  # _user_frame recorded it (seen=True)
+            self.recorded = frame["version"]  # opening_frame recorded it as seen
         await self.send_frame(frame)
 
     async def disconnect(self, code: int) -> None:
+        self.gone = True
+        if self.sockets_hub is not None:
+            self.sockets_hub.leave(self, self.table_id, self._session_key(), self.user_id)
+        fanout.leave(self.table_id, self)
         if self.user_id is not None and self.looking:
             await _looking(self.user_id, self.table_id, False)
-        fanout.leave(self.table_id, self)
         if (
             self.user_id is not None
             and not self.closing
@@ -123,12 +158,6 @@ class TableConsumer(GuardedJsonConsumer):
         ):
             # "Since you last looked": the version the page showed, written as it closes.
             await seen_marks.closed(self.table_id, self.user_id, self.looked)
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.session_group is not None:
-            await self.channel_layer.group_discard(self.session_group, self.channel_name)
-        if self.user_group is not None:
-            await self.channel_layer.group_discard(self.user_group, self.channel_name)
 
     async def session_ended(self, event: dict[str, Any]) -> None:
         await self.refuse(live.Refused(live.CLOSE_SIGNED_OUT, "signed out"))

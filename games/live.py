@@ -54,9 +54,18 @@ def table_frame(
     return user_frame(table_id=table_id, user=user, since=since, seen=seen)
 
 
-def socket_user(session_key: str | None) -> User | None:
-    """The signed-in user of a socket's session as it opens (None: refused as signed out)."""
-    return session_user(session_key)
+def opening_frame(
+    *, table_id: int, session_key: str | None, since: int | None, looking: bool
+) -> tuple[User, dict[str, Any]]:
+    """A socket opening: its session's user and their first frame, in one hop. ``looking``:
+    the tab shows the table, so the version is recorded as seen and the user marked as looking
+    at it (games/presence.py) before the frame is returned: a client that has the frame may
+    count on the mark (no push about a table on its screen). Raises Refused."""
+    user = session_user(session_key)
+    if user is None:
+        raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
+    frame = user_frame(table_id=table_id, user=user, since=since, seen=looking, looking=looking)
+    return user, frame
 
 
 def user_frame(
@@ -67,10 +76,9 @@ def user_frame(
     seen: bool = False,
     looking: bool = False,
 ) -> dict[str, Any]:
-    """:func:`table_frame` for a user whose session was just checked (a socket opening: its
-    first frame follows the session's read by one hop, so the session is read once).
-    ``looking``: mark the user as looking at the table (games/presence.py) before the frame is
-    returned, in the same hop: a client that has the frame may count on the mark."""
+    """:func:`table_frame` for a user whose session was just checked (a socket opening reads
+    both in one hop: :func:`opening_frame`). ``looking``: mark the user as looking at the
+    table (games/presence.py) before the frame is returned."""
     table, seats = table_read(table_id)
     frame = frame_for(table, seats, user, since=since)
     if seen:

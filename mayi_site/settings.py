@@ -282,7 +282,15 @@ if REDIS_URL:
     CHANNEL_LAYERS = redis_channel_layers(REDIS_URL)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            # One channel per process hears every table's changes (games/hub.py), so it may
+            # hold more than the default 100 at once; and its groups are joined once for as
+            # long as a socket is open (the default let them lapse after a day).
+            "CONFIG": {"capacity": 10_000, "group_expiry": 365 * 86400},
+        }
+    }
 
 # Celery (mayi_site/celery.py): Redis when REDIS_URL is set; otherwise the in-process memory
 # broker that the embedded worker of ./scripts/start consumes (games/embedded.py).

@@ -534,7 +534,9 @@ class Ledger:
     server: list[tuple[float, float, float, float]] = field(default_factory=list)
     fanout: list[tuple[float, float]] = field(default_factory=list)
     frames: int = 0
-    seen: dict[int, float] = field(default_factory=dict)  # version -> when its frame came
+    # version -> when its frame came, or the answer to this seat's own move (the page names its
+    # socket in the POST, and that socket gets no frame of the version: games/fanout.py)
+    seen: dict[int, float] = field(default_factory=dict)
     reconnects: int = 0
     errors: list[str] = field(default_factory=list)
     reads: int = 0  # GET of the table (socket down, silence, after an error)
@@ -576,6 +578,8 @@ class Player:
         self.changed = asyncio.Event()
         self.http = HttpConnection(port, tls)
         self.tls = tls
+        # The socket's name, sent with each move as the page does (static/js/table/socket.js).
+        self.client = f"bench{rng.getrandbits(64):016x}"
         self.connected = asyncio.Event()
         self.socket_up = False
         self.last_heard = time.time()
@@ -598,7 +602,8 @@ class Player:
                 # Through the TLS proxy: "localhost" in the URI and the cert, 127.0.0.1 dialled.
                 through = {"ssl": tls, "host": "127.0.0.1"} if tls is not None else {}
                 async with websockets.connect(
-                    f"{'wss' if tls else 'ws'}://{host}:{self.port}/ws/tables/{self.cred.table_id}/",
+                    f"{'wss' if tls else 'ws'}://{host}:{self.port}"
+                    f"/ws/tables/{self.cred.table_id}/?client={self.client}",
                     origin=f"{'https' if tls else 'http'}://{host}:{self.port}",
                     **through,  # type: ignore[arg-type]
                     additional_headers={"Cookie": f"sessionid={self.cred.session}"},
@@ -654,7 +659,11 @@ class Player:
         dropped connection (a restarting server) up to 5 times, 0.5 s apart: the version
         makes a retry of a move that did apply a harmless 409."""
         body = json.dumps({**action, "expect_version": version}).encode()
-        headers = {"Authorization": f"Bearer {self.cred.token}", "Content-Type": "application/json"}
+        headers = {
+            "Authorization": f"Bearer {self.cred.token}",
+            "Content-Type": "application/json",
+            "X-Table-Socket": self.client,
+        }
         status, payload, retried_503, dropped = 0, None, False, 0
         while True:
             sent = time.perf_counter()
@@ -781,6 +790,7 @@ class Player:
             status, payload = await self.act(action, version)
             if status == 200 and payload is not None:
                 self.ledger.acked.append((self.cred.table_id, payload["table"]["version"], action))
+                self.ledger.seen.setdefault(payload["table"]["version"], time.time())
                 self.take(payload["table"], payload["view"])
             elif (
                 status in (400, 409)

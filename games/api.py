@@ -17,7 +17,7 @@ from ninja import Router, Status
 
 from accounts.models import Profile
 from accounts.requests import ApiRequest
-from games import services
+from games import broadcast, services
 from games.api_schemas import (
     ActionIn,
     BotsIn,
@@ -192,12 +192,15 @@ def start_table(request: ApiRequest, table_id: int) -> dict[str, Any]:
 def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> HttpResponse:
     """Play one action at ``expect_version``; 200 with the new view, 409 with the fresh one."""
     action = payload.model_dump(exclude={"expect_version"}, exclude_none=True)
-    committed = services.table_submit_action(
-        table_id=table_id,
-        user=request.auth,
-        action=action,
-        expect_version=payload.expect_version,
-    )
+    # ``X-Table-Socket``: the page's socket of this table (its ``?client=``), which this
+    # answer brings up to date: not sent the new version as a frame too.
+    with broadcast.answering(table_id, request.headers.get("X-Table-Socket"), request.auth.pk):
+        committed = services.table_submit_action(
+            table_id=table_id,
+            user=request.auth,
+            action=action,
+            expect_version=payload.expect_version,
+        )
     # The hot path: the payload is built by our own code in TableOut's shape (the tests check
     # it), so it skips ninja's response validation.
     # Its log: the moves this commit wrote (the action's, the bots' and standing orders').

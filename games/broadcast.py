@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import logging
 import os
+import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -40,6 +44,34 @@ def user_closed_message(user_id: int, reason: str) -> dict[str, Any]:
     return {"type": "user.closed", "user": user_id, "reason": reason}
 
 
+# (table id, the socket's name, its user): set by a request that answers its move with the new
+# view (games/api.py), read by the broadcast of its commit in the same thread.
+_answering: contextvars.ContextVar[tuple[int, str, int] | None] = contextvars.ContextVar(
+    "answering", default=None
+)
+_CLIENT = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def valid_client(name: str | None) -> bool:
+    """Whether ``name`` may name a page's socket (8 to 64 letters, digits, ``-`` or ``_``)."""
+    return name is not None and _CLIENT.fullmatch(name) is not None
+
+
+@contextmanager
+def answering(table_id: int, client: str | None, user_id: int) -> Iterator[None]:
+    """The change committed inside answers the page whose socket is ``client`` (its ``?client=``)
+    with the new view: its message names that socket, which gets no frame of the version."""
+    if not valid_client(client):
+        yield
+        return
+    assert client is not None
+    token = _answering.set((table_id, client, user_id))
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+
+
 def table_changed(table_id: int, version: int) -> None:
     """Tell every socket of the table that ``version`` committed. Called from on_commit.
 
@@ -57,6 +89,9 @@ def table_changed(table_id: int, version: int) -> None:
         "version": version,
         "committed_at": time.time(),
     }
+    who = _answering.get()
+    if who is not None and who[0] == table_id:
+        message["answered"] = {"client": who[1], "user": who[2]}
     loop = server_loop()
     if loop is not None:
         # In daphne: hand the send to the server's event loop and answer the request at once,

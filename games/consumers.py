@@ -14,7 +14,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from pydantic import TypeAdapter, ValidationError
 
-from games import fanout, hub, live, presence, seen_marks, services
+from games import broadcast, fanout, hub, live, presence, seen_marks, services
 from games.api_messages import validation_message
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
@@ -61,6 +61,12 @@ class TableConsumer(GuardedJsonConsumer):
     closing = False
     # Set once the client went away: the hub's messages still queued for it are dropped.
     gone = False
+    # ``?client=NAME``: the page's name for this socket. A move the page sends by
+    # ``POST /api/tables/<id>/actions`` with the header ``X-Table-Socket: NAME`` is answered
+    # with the new view, so this socket is not sent the frame of that version too; the next
+    # frame's log starts after it, as after a frame. (A page whose answer was lost asks for a
+    # fresh frame by version: ``sync``.)
+    client: str | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -110,6 +116,7 @@ class TableConsumer(GuardedJsonConsumer):
         query = self.scope.get("query_string", b"")
         since = _since(query)
         self.looking = not _hidden(query)
+        self.client = _client(query)
         # Accept before deciding, so that a refusal reaches the client as a 4xxx close code
         # (a close before accept is only an HTTP 403 to the browser). Nothing is sent first.
         await self.accept()
@@ -172,9 +179,15 @@ class TableConsumer(GuardedJsonConsumer):
         # The frames of all of the table's sockets in this process are built together, from one
         # read of the table; each socket's session is checked again for every change.
         try:
-            batch = await fanout.shared_frames(self.table_id, event["version"])
+            batch = await fanout.shared_frames(
+                self.table_id, event["version"], event.get("answered")
+            )
             had, frame = batch.get(self, (None, None))
-            if had != self.version:
+            if frame is fanout.ANSWERED and had == self.version:
+                # The page's own move, whose request answered it with this version's view.
+                self._shows(event["version"])
+                return
+            if had != self.version or frame is fanout.ANSWERED:
                 # Opened, or sent a newer frame, since the batch was taken: a frame of its own.
                 table, seats = await fanout.shared_read(self.table_id, event["version"])
                 moves = await fanout.shared_moves(table, self.version)
@@ -347,6 +360,15 @@ def _since(query_string: bytes) -> int | None:
     for value in parse_qs(query_string.decode("latin-1")).get("since", [])[:1]:
         if value.isdigit() and len(value) < 12:
             return int(value)
+    return None
+
+
+def _client(query_string: bytes) -> str | None:
+    """``client`` from a socket's query string: the page's name for its socket (8 to 64
+    letters, digits, ``-`` and ``_``), else None."""
+    for value in parse_qs(query_string.decode("latin-1")).get("client", [])[:1]:
+        if broadcast.valid_client(value):
+            return value
     return None
 
 

@@ -30,6 +30,8 @@ class Socket(Protocol):
 
     version: int
     closing: bool
+    client: str | None
+    user_id: int | None
 
     def _session_key(self) -> str | None: ...
 
@@ -59,6 +61,19 @@ _shared_messages: dict[tuple[str, int, int], asyncio.Future] = {}
 # lists and dicts), and held 5 s each batch outlived the cyclic collector's young collections,
 # so under load each one scanned thousands of frames' objects (docs/PERFORMANCE.md).
 _SHARED_HOLD_SECONDS = 0.25
+
+
+class _Answered:
+    """In a batch, for a socket whose page's own request answered this version."""
+
+    def __repr__(self) -> str:
+        return "ANSWERED"
+
+
+# A page that sends its move by HTTP names its socket (``X-Table-Socket``, games/api.py): the
+# request's answer is the new view, so that socket gets no frame of the version too (a quarter
+# of a four-seat table's frames). The change's message names the socket (games/broadcast.py).
+ANSWERED = _Answered()
 
 
 @dataclass(frozen=True)
@@ -115,19 +130,47 @@ def shared_read(table_id: int, version: int) -> asyncio.Future:
     return _shared(_shared_reads, (table_id, version), lambda: _read(table_id))
 
 
-def shared_frames(table_id: int, version: int) -> asyncio.Future:
-    return _shared(_shared_frames, (table_id, version), lambda: _frames_of(table_id, version))
+def shared_frames(
+    table_id: int, version: int, answered: dict[str, Any] | None = None
+) -> asyncio.Future:
+    """The frames of the table's sockets here for ``version``; ``answered``: the socket (its
+    client's name and user) whose page's request answered that version, from the message."""
+    return _shared(
+        _shared_frames, (table_id, version), lambda: _frames_of(table_id, version, answered)
+    )
 
 
-async def _frames_of(table_id: int, version: int) -> dict[Any, tuple[int, Any]]:
+def _was_answered(socket: Socket, answered: dict[str, Any] | None) -> bool:
+    return (
+        answered is not None
+        and socket.client is not None
+        and socket.client == answered.get("client")
+        and socket.user_id == answered.get("user")
+    )
+
+
+async def _frames_of(
+    table_id: int, version: int, answered: dict[str, Any] | None = None
+) -> dict[Any, tuple[int, Any]]:
     # The sockets that still need this version, each with the version it has now: its log is
-    # the moves after that one.
-    sockets = [s for s in _sockets.get(table_id, ()) if not s.closing and s.version < version]
+    # the moves after that one. A socket whose page's request answered this version gets none.
+    batch: dict[Any, tuple[int, Any]] = {}
+    sockets = []
+    for s in _sockets.get(table_id, ()):
+        if s.closing or s.version >= version:
+            continue
+        if _was_answered(s, answered):
+            batch[s] = (s.version, ANSWERED)
+        else:
+            sockets.append(s)
+    if not sockets:
+        return batch
     had = [s.version for s in sockets]
     answers = await _changed_frames(
         table_id, [(s._session_key(), v) for s, v in zip(sockets, had, strict=True)], version
     )
-    return {s: (v, a) for s, v, a in zip(sockets, had, answers, strict=True)}
+    batch.update({s: (v, a) for s, v, a in zip(sockets, had, answers, strict=True)})
+    return batch
 
 
 def shared_moves(table: Any, since: int) -> asyncio.Future:

@@ -11,11 +11,14 @@ view, the log grown by each frame's entries) and must hold exactly what ``GET
 /api/tables/<id>`` answers its user now; its log must be the moves of the game without a gap
 or a repeat. Every other move the frames are built as another process builds them (from reads,
 not from the commit this process remembers), and once a game a socket reconnects with the
-version it has, as the page does after a drop.
+version it has, as the page does after a drop. Played again with the player's socket named in
+each POST, as the page does (``X-Table-Socket``): that socket is then sent no frame of the
+player's own moves, and the page's model takes the POST's answer instead.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -51,6 +54,10 @@ class FrameClient:
         self.frame: dict[str, Any] | None = None
         self.version = -1
         self.log: list[dict[str, Any]] = []
+
+    def take_answer(self, answer: dict[str, Any]) -> None:
+        """The answer to this page's own POST, as the page applies it (static/js/table)."""
+        self.take({"type": "table", "version": answer["table"]["version"], **answer})
 
     def take(self, frame: dict[str, Any]) -> None:
         assert frame["type"] == "table", frame
@@ -94,9 +101,15 @@ def _state(table_id: int) -> tuple[engine.State, int]:
     return engine.state_of(table.state), table.version
 
 
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+NAME = "alicepage01"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "named"),
+    [(ruleset, False) for ruleset in sorted(RULESETS)] + [(sorted(RULESETS)[0], True)],
+)
 def test_frames_build_what_a_fresh_get_shows_through_whole_games(
-    ruleset, alice, charlie, api_for, monkeypatch
+    ruleset, named, alice, charlie, api_for, monkeypatch
 ):
     players = RULESETS[ruleset].min_players
     table = started(alice, seats=players, public=True, ruleset=ruleset)
@@ -116,22 +129,31 @@ def test_frames_build_what_a_fresh_get_shows_through_whole_games(
 
     monkeypatch.setattr(services, "table_recent_commit", recall)
 
-    def act(step: int) -> tuple[int, bool]:
+    def act(step: int) -> tuple[dict[str, Any] | None, bool]:
         st, version = _state(table.pk)
         if engine.is_over(st):
-            return version, True
+            return None, True
         seat = next(s for s in engine.seats_to_act(st) if s in people)
         action = engine.choose_action(st, seat, LEVEL)
         assert action is not None
         state["forget"] = step % 2 == 1
-        answer = api_for(people[seat]).act(table.pk, version, **action)
+        answer = api_for(people[seat]).client.post(
+            f"/api/tables/{table.pk}/actions",
+            json.dumps({**action, "expect_version": version}),
+            content_type="application/json",
+            **({"HTTP_X_TABLE_SOCKET": NAME} if named else {}),
+        )
         assert answer.status_code == 200, answer.content[:300]
-        return answer.json()["table"]["version"], False
+        return answer.json(), False
 
     async def scenario() -> int:
         clients = []
         for user in watchers:
-            comm = communicator(table.pk, keys[user.pk])
+            comm = (
+                connect_since(table.pk, keys[user.pk], -1, client=NAME)
+                if named and user == alice
+                else communicator(table.pk, keys[user.pk])
+            )
             assert (await comm.connect(timeout=TIMEOUT))[0]
             client = FrameClient(comm, user)
             client.take(await comm.receive_json_from(timeout=TIMEOUT))
@@ -139,9 +161,12 @@ def test_frames_build_what_a_fresh_get_shows_through_whole_games(
         first = clients[0].log[0]["seq"] if clients[0].log else 1
         reconnected = False
         for step in range(MAX_MOVES):
-            version, over = await database_sync_to_async(act)(step)
-            if over:
+            answer, over = await database_sync_to_async(act)(step)
+            if over or answer is None:
                 break
+            version = answer["table"]["version"]
+            if named:
+                clients[0].take_answer(answer)
             for client in clients:
                 await client.until(version)
                 got = await get_now(apis[client.user.pk], table.pk, version)
@@ -153,7 +178,9 @@ def test_frames_build_what_a_fresh_get_shows_through_whole_games(
                 reconnected = True
                 old = clients[0]
                 await old.comm.disconnect()
-                comm = connect_since(table.pk, keys[alice.pk], old.version)
+                comm = connect_since(
+                    table.pk, keys[alice.pk], old.version, client=NAME if named else None
+                )
                 assert (await comm.connect(timeout=TIMEOUT))[0]
                 old.comm, old.version = comm, -1
                 frame = await comm.receive_json_from(timeout=TIMEOUT)

@@ -33,7 +33,7 @@ def moves_of(table_id: int) -> list[Move]:
 
 
 def connect_since(
-    table_id: int, key: str, since: int, *, hidden: bool = False
+    table_id: int, key: str, since: int, *, hidden: bool = False, client: str | None = None
 ) -> WebsocketCommunicator:
     from mayi_site.asgi import application
 
@@ -42,7 +42,9 @@ def connect_since(
         (b"origin", ORIGIN),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
     ]
-    query = f"since={since}" + ("&hidden=1" if hidden else "")
+    query = (
+        f"since={since}" + ("&hidden=1" if hidden else "") + (f"&client={client}" if client else "")
+    )
     return WebsocketCommunicator(application, f"/ws/tables/{table_id}/?{query}", headers)
 
 

@@ -2,6 +2,7 @@
 // stale one is refused with 409 and the fresh state, which makes double clicks harmless.
 import { apply, store, tableId } from "./state.js";
 import { staleAnswerText } from "./log.js";
+import { resync, socketName } from "./socket.js";
 
 function csrfToken() {
   const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -10,11 +11,11 @@ function csrfToken() {
 
 export function showError(text) { store.set({ error: text }); }
 
-export async function post(path, body) {
+export async function post(path, body, headers = {}) {
   const response = await fetch(path, {
     method: "POST",
     credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), ...headers },
     body: JSON.stringify(body),
   });
   let data = null;
@@ -35,9 +36,11 @@ export async function send(action, { keepSelection = false, resent = false } = {
   store.set({ error: "", pending: true });
   let result;
   try {
-    result = await post(`/api/tables/${tableId}/actions`, action);
+    // The answer is the new view: the socket named here is not sent it as a frame too.
+    result = await post(`/api/tables/${tableId}/actions`, action, { "X-Table-Socket": socketName() });
   } catch (e) {
     store.set({ pending: false, error: "Could not reach the server; try again." });
+    resync();
     return false;
   }
   const { response, data } = result;

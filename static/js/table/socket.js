@@ -3,7 +3,18 @@
 // commitment: templates/games/_table_side.html). A dropped socket (daphne and proxies close
 // idle ones) reconnects with exponential backoff and jitter and is answered with a fresh frame;
 // while it is down the page says "reconnecting…" and, as a fallback only, polls the API.
-import { apply, refetch, tableId } from "./state.js";
+import { apply, refetch, store, tableId } from "./state.js";
+
+// This page's name for its socket: a move it sends by POST names it (api.js), and the server
+// then sends this socket no frame of the version the POST's answer brought.
+const name = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+export function socketName() { return name; }
+
+// A move whose answer never came (the network dropped it) may have been played: ask for a
+// fresh frame from the version shown, with the moves after it.
+export function resync() {
+  if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "sync", version: store.get().version }));
+}
 
 let socket = null;
 let retry = 0;
@@ -36,8 +47,8 @@ export function connect() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   // From a tab in the background the frames are not looked at: the server must not count
   // them as seen ("Since you last looked"), until the tab is shown (a "looking" message).
-  const hidden = document.visibilityState === "visible" ? "" : "?hidden=1";
-  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${tableId}/${hidden}`);
+  const hidden = document.visibilityState === "visible" ? "" : "&hidden=1";
+  const ws = new WebSocket(`${scheme}://${window.location.host}/ws/tables/${tableId}/?client=${name}${hidden}`);
   socket = ws;
   // A socket still closing when we reconnected (the tab came back, the network returned)
   // closes later: it must neither mark the page stale nor start one more connection.

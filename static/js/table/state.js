@@ -90,7 +90,15 @@ export function apply(payload, source) {
     }
     return false;
   }
-  if (s.meta !== null && v <= s.version) return false;
+  if (s.meta !== null && v <= s.version) {
+    // My move's answer, overtaken by the frame of a later move: that frame's log starts after
+    // my move (the server counts the answer as shown), so my move's entries come from here.
+    if (source === "post" && Array.isArray(payload.log) && payload.log.length) {
+      const log = mergeLog(s.log, payload.log);
+      store.set({ log, logFaces: mergeFaces(s.logFaces, payload.log) });
+    }
+    return false;
+  }
   const jumped = s.meta !== null && v > s.version + 1;
   const before = s;
   const view = payload.view;

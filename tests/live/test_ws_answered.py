@@ -1,0 +1,132 @@
+"""A page that sends its move by POST names its socket (``X-Table-Socket``, the socket's
+``?client=``): the POST's answer is the new view, so that socket is not sent the same version
+as a frame, while every other socket is; the next frame's log starts after the answered move,
+and a page whose answer was lost gets the move back by ``sync``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from games.engine import choose_action
+from games.models import Seat, Table
+from tests.live.test_websocket import _act, _next_player, started
+from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
+    ORIGIN,
+    TIMEOUT,
+    as_get,
+    close_db_pools,
+    connect,
+    fresh_get,
+    run,
+    session_for,
+    steady,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_db_pools")]
+
+NAME = "page0123abcd"
+
+
+def named(table_id: int, key: str, name: str = NAME) -> WebsocketCommunicator:
+    from mayi_site.asgi import application
+
+    headers = [
+        (b"host", b"testserver"),
+        (b"origin", ORIGIN),
+        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
+    ]
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/?client={name}", headers)
+
+
+def post_move(api_for: Any, user: Any, table_id: int, name: str | None) -> dict[str, Any]:
+    """The user's move as the heuristic bot would play it, by POST naming socket ``name``."""
+    table = Table.objects.get(pk=table_id)
+    seat = Seat.objects.get(table=table, user=user).position
+    action = choose_action(table.state, seat, "heuristic")
+    assert action is not None
+    client = api_for(user)
+    extra = {"HTTP_X_TABLE_SOCKET": name} if name else {}
+    response = client.client.post(
+        f"/api/tables/{table_id}/actions",
+        json.dumps({**action, "expect_version": table.version}),
+        content_type="application/json",
+        **extra,
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_the_socket_a_post_names_gets_no_frame_of_its_answer_and_the_others_do(
+    alice, bob, carol, api_for
+):
+    table = started(alice, bob, carol, public=False)
+    people = {0: alice, 1: bob, 2: carol}
+    keys = {user.pk: session_for(user) for user in people.values()}
+
+    async def scenario() -> None:
+        mover = await database_sync_to_async(_next_player)(table.pk, people)
+        page = named(table.pk, keys[mover.pk])
+        connected, _ = await page.connect(timeout=TIMEOUT)
+        assert connected
+        first = await page.receive_json_from(timeout=TIMEOUT)
+        others = [
+            (await connect(table.pk, keys[user.pk]))[0] for user in people.values() if user != mover
+        ]
+        # Another tab of the mover's, without a name: a frame as before.
+        tab, _ = await connect(table.pk, keys[mover.pk])
+
+        answer = await database_sync_to_async(post_move)(api_for, mover, table.pk, NAME)
+        version = answer["table"]["version"]
+        assert version > first["version"]
+        for comm in [*others, tab]:
+            frame = await comm.receive_json_from(timeout=TIMEOUT)
+            assert frame["version"] == version
+        assert await page.receive_nothing(timeout=0.3)
+        # What the page holds from its answer is what a GET answers it.
+        assert steady(answer) == await fresh_get(api_for, mover, table.pk)
+
+        # The next change: the named socket's frame carries the moves after the answered one
+        # (its answer had those), and equals a GET.
+        nxt = await database_sync_to_async(_next_player)(table.pk, people)
+        after = await database_sync_to_async(_act)(table.pk, nxt)
+        frame = await page.receive_json_from(timeout=TIMEOUT)
+        assert frame["version"] == after
+        assert all(entry["version"] > version for entry in frame["log"]), frame["log"]
+        assert as_get(frame) == await fresh_get(api_for, mover, table.pk)
+
+        # A page whose answer was lost asks by the version it shows: the moves come back.
+        await page.send_json_to({"type": "sync", "version": first["version"]})
+        again = await page.receive_json_from(timeout=TIMEOUT)
+        assert again["version"] == after
+        assert {e["version"] for e in again["log"]} >= {version, after}
+        for comm in [page, *others, tab]:
+            await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_name_of_another_users_socket_changes_nothing_for_it(alice, bob, carol, api_for):
+    """Only the mover's own socket of that name is spared its frame."""
+    table = started(alice, bob, carol, public=False)
+    people = {0: alice, 1: bob, 2: carol}
+    mover = _next_player(table.pk, people)
+    watcher = next(user for user in people.values() if user != mover)
+    key = session_for(watcher)
+
+    async def scenario() -> None:
+        comm = named(table.pk, key)
+        connected, _ = await comm.connect(timeout=TIMEOUT)
+        assert connected
+        await comm.receive_json_from(timeout=TIMEOUT)
+        answer = await database_sync_to_async(post_move)(api_for, mover, table.pk, NAME)
+        frame = await comm.receive_json_from(timeout=TIMEOUT)
+        assert frame["version"] == answer["table"]["version"]
+        await comm.disconnect()
+
+    run(scenario)

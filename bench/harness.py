@@ -587,7 +587,9 @@ class Player:
         self.again: tuple[dict[str, Any], str | None] | None = None
 
     def take(self, table: dict[str, Any], view: dict[str, Any]) -> None:
-        if table["version"] >= self.version:
+        # Only a newer version is news: the frame of the version a move's answer brought (a
+        # server that sends it) made the client think again, as if the table had moved on.
+        if table["version"] > self.version:
             self.version, self.view = table["version"], view
             self.changed.set()
 

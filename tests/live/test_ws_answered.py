@@ -11,13 +11,12 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 
 from games.engine import choose_action
 from games.models import Seat, Table
 from tests.live.test_websocket import _act, _next_player, started
+from tests.live.test_websocket_log import connect_since
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
-    ORIGIN,
     TIMEOUT,
     as_get,
     close_db_pools,
@@ -33,15 +32,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 NAME = "page0123abcd"
 
 
-def named(table_id: int, key: str, name: str = NAME) -> WebsocketCommunicator:
-    from mayi_site.asgi import application
-
-    headers = [
-        (b"host", b"testserver"),
-        (b"origin", ORIGIN),
-        (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
-    ]
-    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/?client={name}", headers)
+def named(table_id: int, key: str) -> WebsocketCommunicator:
+    """A socket the page names ``NAME`` (``?client=``)."""
+    return connect_since(table_id, key, -1, client=NAME)
 
 
 def post_move(api_for: Any, user: Any, table_id: int, name: str | None) -> dict[str, Any]:

@@ -10,7 +10,8 @@ import pytest
 import redis
 from channels.db import database_sync_to_async
 
-from games import engine, services
+from games import engine
+from tests.live.test_websocket import _act, started
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
     close_db_pools,
@@ -29,13 +30,7 @@ def _subscriptions(url: str) -> list[str]:
 def test_sockets_of_a_table_share_one_subscription_and_each_hears_every_change(
     alice, bob, carol, own_redis
 ):
-    from tests.live.test_websocket import _act
-
-    table = services.table_create(host=alice, seats=3)
-    services.table_join(user=bob, table_id=table.pk)
-    services.table_join(user=carol, table_id=table.pk)
-    services.table_start(user=alice, table_id=table.pk, seed="ws-hub")
-    table.refresh_from_db()
+    table = started(alice, bob, carol)
     people = {0: alice, 1: bob, 2: carol}
     keys = [session_for(alice), session_for(bob), session_for(carol), session_for(bob)]
 
@@ -81,7 +76,6 @@ def test_a_suspension_that_comes_while_a_socket_opens_still_closes_it(
     from games import consumers
     from moderation import services as moderation
     from tests.conftest import make_moderator
-    from tests.live.test_websocket import started
     from tests.live.wsutil import communicator, refused_code
 
     mod = make_moderator("mod", "game")

@@ -150,7 +150,7 @@ def test_frames_build_what_a_fresh_get_shows_through_whole_games(
         clients = []
         for user in watchers:
             comm = (
-                connect_since(table.pk, keys[user.pk], -1, client=NAME)
+                connect_since(table.pk, keys[user.pk], None, client=NAME)
                 if named and user == alice
                 else communicator(table.pk, keys[user.pk])
             )

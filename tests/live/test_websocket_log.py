@@ -33,8 +33,15 @@ def moves_of(table_id: int) -> list[Move]:
 
 
 def connect_since(
-    table_id: int, key: str, since: int, *, hidden: bool = False, client: str | None = None
+    table_id: int,
+    key: str,
+    since: int | None,
+    *,
+    hidden: bool = False,
+    client: str | None = None,
 ) -> WebsocketCommunicator:
+    """A socket of ``key``'s session that says it has version ``since`` (None: says nothing, as
+    a page opened afresh), from a tab ``hidden`` or not, named ``client`` by its page."""
     from mayi_site.asgi import application
 
     headers = [
@@ -42,10 +49,10 @@ def connect_since(
         (b"origin", ORIGIN),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
     ]
-    query = (
-        f"since={since}" + ("&hidden=1" if hidden else "") + (f"&client={client}" if client else "")
-    )
-    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/?{query}", headers)
+    params = [f"since={since}"] if since is not None else []
+    params += ["hidden=1"] if hidden else []
+    params += [f"client={client}"] if client else []
+    return WebsocketCommunicator(application, f"/ws/tables/{table_id}/?{'&'.join(params)}", headers)
 
 
 def test_each_frame_logs_the_moves_since_the_sockets_last_frame(alice, bob):

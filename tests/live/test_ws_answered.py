@@ -34,7 +34,7 @@ NAME = "page0123abcd"
 
 def named(table_id: int, key: str) -> WebsocketCommunicator:
     """A socket the page names ``NAME`` (``?client=``)."""
-    return connect_since(table_id, key, -1, client=NAME)
+    return connect_since(table_id, key, None, client=NAME)
 
 
 def post_move(api_for: Any, user: Any, table_id: int, name: str | None) -> dict[str, Any]:

@@ -5,17 +5,22 @@ subscription goes with its last socket."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 import redis
 from channels.db import database_sync_to_async
 
-from games import engine
+from games import consumers, engine
+from moderation import services as moderation
+from tests.conftest import make_moderator
 from tests.live.test_websocket import _act, started
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
     close_db_pools,
+    communicator,
     connect,
+    refused_code,
     run,
     session_for,
 )
@@ -71,13 +76,6 @@ def test_a_suspension_that_comes_while_a_socket_opens_still_closes_it(
 ):
     """The suspension commits after the opening socket read its session (the user was still
     allowed) and before the hub knew the socket as theirs: it is refused all the same."""
-    from datetime import timedelta
-
-    from games import consumers
-    from moderation import services as moderation
-    from tests.conftest import make_moderator
-    from tests.live.wsutil import communicator, refused_code
-
     mod = make_moderator("mod", "game")
     table = started(alice, bob, carol, public=False)
     key = session_for(bob)

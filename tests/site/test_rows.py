@@ -51,3 +51,61 @@ def test_a_move_s_json_columns_read_by_hand(bot_game, alice):
     by_pk = {m.pk: m for m in Move.objects.filter(table=bot_game)}
     assert moves and all(m.events == by_pk[m.pk].events for m in moves)
     assert all(m.action == by_pk[m.pk].action for m in moves)
+
+
+@pytest.mark.parametrize("lock", [False, True])
+def test_the_rows_of_a_move_s_read_are_the_instances_from_db_makes(bot_game, lock):
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from accounts.models import Profile
+    from games.models import Seat
+
+    human = next(s.user for s in bot_game.seats.all() if s.user is not None)
+    Profile.objects.for_user(human)
+    with transaction.atomic():
+        found = table_with_seats(bot_game.pk, lock=lock)
+    assert found is not None
+    table, seats = found
+    made = [table, table.host, *seats]
+    made += [s.user for s in seats if s.user is not None]
+    profile = get_user_model()._meta.get_field("profile")
+    made += [profile.get_cached_value(s.user, None) for s in seats if s.user is not None]
+    made = [obj for obj in made if obj is not None]  # the bots have no profile
+    assert {type(obj) for obj in made} == {Table, Seat, get_user_model(), Profile}
+    for obj in made:
+        model = type(obj)
+        fresh = model.objects.get(pk=obj.pk)
+        columns = Columns(model, "x")
+        assert columns.plain, model  # the fast way is the one these reads take
+        again = model.from_db(
+            "default", columns.attnames, [getattr(obj, name) for name in columns.attnames]
+        )
+        fields = {k: v for k, v in obj.__dict__.items() if k != "_state"}
+        assert fields == {k: v for k, v in again.__dict__.items() if k != "_state"}
+        assert [getattr(obj, n) for n in columns.attnames] == [
+            getattr(fresh, n) for n in columns.attnames
+        ]
+        assert (obj._state.adding, obj._state.db) == (False, "default")
+        assert obj == fresh and obj.pk == fresh.pk
+    # Instances made this way save, refresh and follow relations as the ORM's do.
+    table.refresh_from_db()
+    assert table.seats.count() == len(seats)
+    seats[0].save(update_fields=["last_seen_version"])
+
+
+def test_a_model_with_an_init_signal_listener_is_made_by_from_db(bot_game):
+    from django.db.models.signals import post_init
+
+    seen = []
+
+    def note(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(note, sender=Table)
+    try:
+        found = table_with_seats(bot_game.pk, lock=False)
+    finally:
+        post_init.disconnect(note, sender=Table)
+    assert found is not None
+    assert seen == [found[0]]

@@ -74,8 +74,8 @@ class Columns:
         ):
             return self.model.from_db(connection.alias, self.attnames, values)
         # What Model.from_db makes of a full row, without Model.__init__'s general path (its
-        # field loop, its two signals' sends): a third of the CPU, and the locked read of every
-        # move makes 14 instances (a table, its host, 4 seats, their users and profiles).
+        # field loop, its two signals' sends), in about a third of from_db's CPU; the locked
+        # read of every move makes 14 (a table, its host, 4 seats, their users and profiles).
         # tests/site/test_rows.py checks that both ways give the same instances.
         instance = self.model.__new__(self.model)
         state = ModelState()

@@ -193,8 +193,10 @@ def submit_action(request: ApiRequest, table_id: int, payload: ActionIn) -> Http
     """Play one action at ``expect_version``; 200 with the new view, 409 with the fresh one."""
     action = payload.model_dump(exclude={"expect_version"}, exclude_none=True)
     # ``X-Table-Socket``: the page's socket of this table (its ``?client=``), which this
-    # answer brings up to date: not sent the new version as a frame too.
-    with broadcast.answering(table_id, request.headers.get("X-Table-Socket"), request.auth.pk):
+    # answer brings up to date: not sent the new version as a frame too. Read from META, as
+    # the token is (mayi_site/api.py), so no request on this path builds ``request.headers``.
+    socket = request.META.get("HTTP_X_TABLE_SOCKET")
+    with broadcast.answering(table_id, socket, request.auth.pk):
         committed = services.table_submit_action(
             table_id=table_id,
             user=request.auth,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from importlib import import_module
 from typing import Any, cast
 
@@ -44,14 +46,48 @@ def session_user(session_key: str | None, known: dict[Any, User] | None = None) 
 
 
 def session_users(
-    session_keys: Iterable[str | None], known: dict[Any, User] | None = None
+    session_keys: Iterable[str | None],
+    known: dict[Any, User] | None = None,
+    *,
+    read_within: float = 0.0,
 ) -> dict[str, User | None]:
     """:func:`session_user` of each key (the sockets of one table in a process), with the
-    database's sessions in one query for all their rows instead of one query each."""
+    database's sessions in one query for all their rows instead of one query each.
+
+    ``read_within`` (seconds): a session row this process read that recently, not deleted
+    here since (:func:`forget`) and not expired, is taken as read then, without the query; the
+    user is still checked afresh against ``known`` (active, the password's hash), and an answer
+    of "signed out" from such a row is read again before it is given."""
     keys = {key for key in session_keys if key}
     if settings.SESSION_ENGINE != DATABASE_ENGINE or not keys:
         return {key: session_user(key, known) for key in keys}
-    return _database_session_users(keys, known)
+    if read_within <= 0:
+        return _database_session_users(keys, known)
+    found: dict[str, User | None] = {}
+    now = time.monotonic()
+    wall = timezone.now()
+    for key in keys:
+        held = _rows_read.get(key)
+        if held is None or now - held[0] > read_within or held[2] <= wall:
+            continue
+        user = _user_of(_decoded(key, held[1]), known)
+        if user is not None:
+            found[key] = user
+    if len(found) < len(keys):
+        found.update(_database_session_users(keys - found.keys(), known))
+    return found
+
+
+def forget(session_key: str) -> None:
+    """This session's row is gone or changed: the next check reads it, whatever
+    ``read_within`` allows."""
+    _forgets[0] += 1
+    _rows_read.pop(session_key, None)
+
+
+def on_session_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """``post_delete`` and ``post_save`` of the session model (connected in accounts/apps.py)."""
+    forget(instance.session_key)
 
 
 def _database_session_users(
@@ -63,11 +99,39 @@ def _database_session_users(
     model = DatabaseSessionStore.get_model_class()
     ordered = sorted(keys)
     db = connections[router.db_for_read(model)]
-    now = db.ops.adapt_datetimefield_value(timezone.now())
+    read_at = time.monotonic()
+    forgets = _forgets[0]
+    now = timezone.now()
     with db.cursor() as cursor:
-        cursor.execute(_sessions_sql(len(ordered)), [*ordered, now])
-        rows = dict(cursor.fetchall())
-    return {key: _user_of(_decoded(key, rows[key]), known) if key in rows else None for key in keys}
+        cursor.execute(
+            _sessions_sql(len(ordered)), [*ordered, db.ops.adapt_datetimefield_value(now)]
+        )
+        rows = {key: (data, expires) for key, data, expires in cursor.fetchall()}
+    for key in keys - rows.keys():
+        _rows_read.pop(key, None)
+    # A row deleted while this read was on its way (another thread's forget) must not be
+    # remembered as read after it: then none of this read is.
+    if forgets == _forgets[0]:
+        for key, (data, expires) in rows.items():
+            if len(_rows_read) >= _DECODED_MAX:
+                _rows_read.clear()  # a bound, not a policy
+            _rows_read[key] = (read_at, data, _aware(expires))
+    return {
+        key: _user_of(_decoded(key, rows[key][0]), known) if key in rows else None for key in keys
+    }
+
+
+# {session key: (when this process read its row, time.monotonic(); its data; its expiry)}:
+# what session_users(read_within=...) may take instead of reading the row again.
+_rows_read: dict[str, tuple[float, str, datetime]] = {}
+_forgets = [0]
+
+
+def _aware(value: Any) -> datetime:
+    # SQLite's rows give naive datetimes (UTC, USE_TZ), PostgreSQL's aware ones.
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
 
 
 # {session key: (its stored data, that data decoded)}: the sockets of a table have their
@@ -107,7 +171,7 @@ def _sessions_sql(count: int) -> str:
 
     marks = ", ".join(["%s"] * count)
     return (
-        f"SELECT {col('session_key')}, {col('session_data')} "
+        f"SELECT {col('session_key')}, {col('session_data')}, {col('expire_date')} "
         f"FROM {quote(model._meta.db_table)} "
         f"WHERE {col('session_key')} IN ({marks}) AND {col('expire_date')} > %s"
     )

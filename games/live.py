@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 
 from accounts.sessions import session_user, session_users
@@ -61,10 +62,21 @@ def opening_frame(
     the tab shows the table, so the version is recorded as seen and the user marked as looking
     at it (games/presence.py) before the frame is returned: a client that has the frame may
     count on the mark (no push about a table on its screen). Raises Refused."""
-    user = session_user(session_key)
+    # The table first: its seated players' rows, just read, spare the session's user query
+    # when the socket is a player's (most openings). Signed out still answers before gone.
+    if not session_key:
+        raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
+    try:
+        table, seats = table_read(table_id)
+    except Refused:
+        if session_user(session_key) is None:
+            raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table") from None
+        raise
+    known = {seat.user_id: seat.user for seat in seats if seat.user is not None}
+    user = session_user(session_key, known)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
-    frame = user_frame(table_id=table_id, user=user, since=since, seen=looking, looking=looking)
+    frame = _frame_of_read(table, seats, user, since=since, seen=looking, looking=looking)
     return user, frame
 
 
@@ -80,11 +92,17 @@ def user_frame(
     both in one hop: :func:`opening_frame`). ``looking``: mark the user as looking at the
     table (games/presence.py) before the frame is returned."""
     table, seats = table_read(table_id)
+    return _frame_of_read(table, seats, user, since=since, seen=seen, looking=looking)
+
+
+def _frame_of_read(
+    table: Any, seats: list[Any], user: User, *, since: int | None, seen: bool, looking: bool
+) -> dict[str, Any]:
     frame = frame_for(table, seats, user, since=since)
     if seen:
         services.seat_mark_seen(seats=seats, user=user, version=table.version)
     if looking:
-        presence.mark_looking(user.pk, table_id, True)
+        presence.mark_looking(user.pk, table.pk, True)
     return frame
 
 
@@ -122,7 +140,9 @@ def changed_frames(
     else:
         table, seats = table_read(table_id)
     known = {seat.user_id: seat.user for seat in seats if seat.user is not None}
-    users = session_users((key for key, _ in sockets), known)
+    users = session_users(
+        (key for key, _ in sockets), known, read_within=settings.MAYI_SESSION_RECHECK_SECONDS
+    )
     for user in users.values():
         if user is not None:
             presence.mark_online(user.pk)  # before the marks are read, as frame_for does

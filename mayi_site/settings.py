@@ -433,6 +433,11 @@ MAYI_LEADERBOARD_MIN_GAMES = int(os.environ.get("MAYI_LEADERBOARD_MIN_GAMES", "5
 MAYI_MAX_OPEN_GAMES = int(os.environ.get("MAYI_MAX_OPEN_GAMES", "20"))
 # Reminders: "online" means a request or a websocket within this many seconds (games/presence.py).
 MAYI_ONLINE_SECONDS = int(os.environ.get("MAYI_ONLINE_SECONDS", "300"))
+# A table's sockets get their frames after a change without their sessions read again when this
+# process read them that many seconds ago or less (accounts/sessions.py ``read_within``): a
+# sign-out, a password change or a ban still stops the next frame, a session row deleted by
+# another process without a word (a sign-out sends one) at most this late. 0: read every time.
+MAYI_SESSION_RECHECK_SECONDS = float(os.environ.get("MAYI_SESSION_RECHECK_SECONDS", "10"))
 # The "your turn" email waits this long, so a player who is about to look gets none.
 MAYI_TURN_REMINDER_DELAY = int(os.environ.get("MAYI_TURN_REMINDER_DELAY", "60"))
 # The half and 80% emails only for clocks at least this long (seconds).

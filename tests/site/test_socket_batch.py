@@ -99,6 +99,77 @@ def test_a_session_whose_row_changed_is_decoded_again(alice, bob, django_user_mo
     assert session_users([key])[key] is None
 
 
+def test_a_session_read_moments_ago_is_not_read_again_but_any_change_to_it_is(
+    alice, bob, django_user_model, monkeypatch
+):
+    # read_within (the sockets' frames after a change): a row this process read that recently
+    # is not read again, while the user is checked afresh; a row deleted or saved here, one
+    # that has expired, one past the window and any "signed out" answer are read again.
+    from accounts import sessions
+
+    keys = [session_for(alice), session_for(bob)]
+    known = {alice.pk: alice, bob.pk: bob}
+
+    def check(within: float = 10.0) -> tuple[dict[str, Any], int]:
+        with CaptureQueriesContext(connection) as captured:
+            users = session_users(keys, known, read_within=within)
+        return {key: users[key] for key in keys}, len(captured)
+
+    assert check() == ({keys[0]: alice, keys[1]: bob}, 1)
+    assert check() == ({keys[0]: alice, keys[1]: bob}, 0)
+    assert check(within=0) == ({keys[0]: alice, keys[1]: bob}, 1)
+
+    # A password changed elsewhere: the user row says so at once (known is the fresh read).
+    bob.set_password("another-Pass-654321")
+    bob.save()
+    assert check() == ({keys[0]: alice, keys[1]: None}, 1)
+    keys[1] = session_for(bob)
+    assert check() == ({keys[0]: alice, keys[1]: bob}, 1)
+    assert check() == ({keys[0]: alice, keys[1]: bob}, 0)
+
+    # Signed out here: the row's deletion is seen by the next check.
+    Session.objects.filter(session_key=keys[0]).delete()
+    assert check() == ({keys[0]: None, keys[1]: bob}, 1)
+    assert check()[0][keys[0]] is None
+
+    # Expired while held: read again.
+    keys[0] = session_for(alice)
+    assert check()[1] == 1
+    held = sessions._rows_read[keys[0]]
+    sessions._rows_read[keys[0]] = (held[0], held[1], timezone.now() - timedelta(seconds=1))
+    assert check() == ({keys[0]: alice, keys[1]: bob}, 1)
+
+    # Past the window: read again.
+    assert check()[1] == 0
+    later = sessions.time.monotonic() + 11
+    monkeypatch.setattr(sessions.time, "monotonic", lambda: later)
+    assert check()[1] == 1
+
+    # Deleted behind this process's back (raw SQL, as another process might): within the
+    # window the held row still answers; past it, the deletion is seen.
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM django_session WHERE session_key = %s", [keys[1]])
+    assert check() == ({keys[0]: alice, keys[1]: bob}, 0)
+    monkeypatch.setattr(sessions.time, "monotonic", lambda: later + 11)
+    assert check() == ({keys[0]: alice, keys[1]: None}, 1)
+
+
+def test_a_session_deleted_while_its_row_was_being_read_is_not_held(alice, monkeypatch):
+    # A sign-out that lands between the read and its being held must not leave the row held.
+    from accounts import sessions
+
+    key = session_for(alice)
+    real = sessions._sessions_sql
+
+    def sql_then_sign_out(count: int) -> str:
+        sessions.forget(key)  # another thread's post_delete, while this read is on its way
+        return real(count)
+
+    monkeypatch.setattr(sessions, "_sessions_sql", sql_then_sign_out)
+    assert session_users([key], read_within=10)[key] == alice
+    assert key not in sessions._rows_read
+
+
 @pytest.fixture
 def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """The clocks' seconds left are counted from now: two frames built a second apart differ

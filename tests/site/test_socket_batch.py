@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts import sessions
 from accounts.sessions import session_user, session_users
 from games import engine, live, presence, services
 from games.consumers import TableConsumer
@@ -105,8 +106,6 @@ def test_a_session_read_moments_ago_is_not_read_again_but_any_change_to_it_is(
     # read_within (the sockets' frames after a change): a row this process read that recently
     # is not read again, while the user is checked afresh; a row deleted or saved here, one
     # that has expired, one past the window and any "signed out" answer are read again.
-    from accounts import sessions
-
     keys = [session_for(alice), session_for(bob)]
     known = {alice.pk: alice, bob.pk: bob}
 
@@ -156,8 +155,6 @@ def test_a_session_read_moments_ago_is_not_read_again_but_any_change_to_it_is(
 
 def test_a_session_deleted_while_its_row_was_being_read_is_not_held(alice, monkeypatch):
     # A sign-out that lands between the read and its being held must not leave the row held.
-    from accounts import sessions
-
     key = session_for(alice)
     real = sessions._sessions_sql
 
@@ -168,6 +165,39 @@ def test_a_session_deleted_while_its_row_was_being_read_is_not_held(alice, monke
     monkeypatch.setattr(sessions, "_sessions_sql", sql_then_sign_out)
     assert session_users([key], read_within=10)[key] == alice
     assert key not in sessions._rows_read
+
+
+def test_an_opening_takes_its_seated_user_from_the_table_read(
+    alice, bob, carol, charlie, stopped_clock
+):
+    # A socket opening reads the table first: a seated player's own row comes with it, so only
+    # the session row is read for them; a spectator's user is read as before. Signed out still
+    # answers before "no such table", and both before the frame.
+    table = started(alice, bob, carol, public=True)
+    # The statement's text before its parameter (the captured queries have it filled in).
+    user_by_id = sessions._user_by_id()[0].split("%s")[0]
+
+    def opening(key: str | None, table_id: int = table.pk) -> tuple[Any, list[str]]:
+        with CaptureQueriesContext(connection) as captured:
+            found = live.opening_frame(
+                table_id=table_id, session_key=key, since=None, looking=False
+            )
+        return found, [q["sql"][: len(user_by_id)] for q in captured.captured_queries]
+
+    (user, frame), queries = opening(session_for(bob))
+    assert user == bob and frame["version"] == table.version
+    assert frame == live.table_frame(table_id=table.pk, session_key=session_for(bob))
+    assert user_by_id not in queries
+    (user, frame), queries = opening(session_for(charlie))
+    assert user == charlie and user_by_id in queries
+    for key, table_id, code in [
+        (None, table.pk, live.CLOSE_SIGNED_OUT),
+        ("not-a-session", table.pk + 1000, live.CLOSE_SIGNED_OUT),
+        (session_for(bob), table.pk + 1000, live.CLOSE_NOT_FOUND),
+    ]:
+        with pytest.raises(live.Refused) as refused:
+            opening(key, table_id)
+        assert refused.value.code == code
 
 
 @pytest.fixture

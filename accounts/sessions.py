@@ -127,10 +127,8 @@ _rows_read: dict[str, tuple[float, str, datetime]] = {}
 _forgets = [0]
 
 
-def _aware(value: Any) -> datetime:
+def _aware(value: datetime) -> datetime:
     # SQLite's rows give naive datetimes (UTC, USE_TZ), PostgreSQL's aware ones.
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
     return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
 
 

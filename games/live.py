@@ -42,6 +42,12 @@ def table_read(table_id: int) -> tuple[Any, list[Any]]:
         raise Refused(CLOSE_NOT_FOUND, exc.message) from None
 
 
+def _seated_users(seats: list[Any]) -> dict[Any, User]:
+    """The seats' users by id, as just read with the table: they spare the sessions' checks
+    their user queries (accounts/sessions.py ``known``)."""
+    return {seat.user_id: seat.user for seat in seats if seat.user is not None}
+
+
 def table_frame(
     *, table_id: int, session_key: str | None, since: int | None = None, seen: bool = False
 ) -> dict[str, Any]:
@@ -72,7 +78,7 @@ def opening_frame(
         if session_user(session_key) is None:
             raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table") from None
         raise
-    known = {seat.user_id: seat.user for seat in seats if seat.user is not None}
+    known = _seated_users(seats)
     user = session_user(session_key, known)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "sign in to follow a table")
@@ -112,7 +118,7 @@ def changed_frame(
     """:func:`table_frame` from a table read made after the change being pushed (a socket
     shares it with the table's other sockets); the session is checked again against it.
     ``moves``: the log's moves for this socket (read once for the sockets at one version)."""
-    known = {seat.user_id: seat.user for seat in seats if seat.user_id is not None}
+    known = _seated_users(seats)
     user = session_user(session_key, known)
     if user is None:
         raise Refused(CLOSE_SIGNED_OUT, "signed out")
@@ -139,7 +145,7 @@ def changed_frames(
         moves[table.version - 1] = list(recent.moves)
     else:
         table, seats = table_read(table_id)
-    known = {seat.user_id: seat.user for seat in seats if seat.user is not None}
+    known = _seated_users(seats)
     users = session_users(
         (key for key, _ in sockets), known, read_within=settings.MAYI_SESSION_RECHECK_SECONDS
     )

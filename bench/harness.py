@@ -742,7 +742,7 @@ class Player:
             # The error's code, as the HTTP status the API answers it with (the registry's).
             status = status_of(frame.get("error", {}).get("code", ""))
         self.ledger.statuses[status] = self.ledger.statuses.get(status, 0) + 1
-        # A stale move's fresh frame follows its error on the socket (taken by socket_loop).
+        # A stale move's error carries the fresh table, as the API's 409 does.
         return status, frame
 
     async def play_loop(self) -> None:

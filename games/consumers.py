@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -65,7 +66,7 @@ class TableConsumer(GuardedJsonConsumer):
     # ``POST /api/tables/<id>/actions`` with the header ``X-Table-Socket: NAME`` is answered
     # with the new view, so this socket is not sent the frame of that version too; the next
     # frame's log starts after it, as after a frame. (A page whose answer was lost asks for a
-    # fresh frame by version: ``sync``.)
+    # fresh frame by version: ``sync``.) A move sent over the socket names it the same way.
     client: str | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -116,7 +117,8 @@ class TableConsumer(GuardedJsonConsumer):
         query = self.scope.get("query_string", b"")
         since = _since(query)
         self.looking = not _hidden(query)
-        self.client = _client(query)
+        # A socket opened without a name gets one: its moves over the socket answer it too.
+        self.client = _client(query) or f"socket-{secrets.token_hex(8)}"
         # Accept before deciding, so that a refusal reaches the client as a 4xxx close code
         # (a close before accept is only an HTTP 403 to the browser). Nothing is sent first.
         await self.accept()
@@ -328,13 +330,18 @@ class TableConsumer(GuardedJsonConsumer):
                 session_key=self._session_key(),
                 action=clean,
                 expect_version=parsed.expect_version,
+                client=self.client,
             )
         except live.Refused as exc:
             await self.refuse(exc)
             return
-        except services.StaleVersion as exc:
-            await self.send_error(exc.code, exc.message, ref)
-            await self.push(force=True, since=exc.since)
+        except live.StaleActionFrame as exc:
+            # In the API's 409 shape: the error with the fresh table, view and the moves since
+            # the version the client had, in one message (the page answers from it).
+            fresh = exc.frame
+            await self.send_error(exc.stale.code, exc.stale.message, ref, **fresh)
+            if fresh["version"] > self.version:
+                self._shows(fresh["version"])
             return
         except (services.ServiceError, IllegalMove) as exc:
             _, code, message = services.refusal(exc)

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from accounts.sessions import session_user, session_users
-from games import presence, services
+from games import broadcast, presence, services
 from mayi_site import ratelimits
 
 logger = logging.getLogger("games.live")
@@ -211,17 +211,59 @@ def touch(session_key: str | None) -> bool:
 
 
 def table_act(
-    *, table_id: int, session_key: str | None, action: dict[str, Any], expect_version: int
+    *,
+    table_id: int,
+    session_key: str | None,
+    action: dict[str, Any],
+    expect_version: int,
+    client: str | None = None,
 ) -> dict[str, Any]:
     """Play an action sent over the socket through the same service as the HTTP API, and
-    return the fresh frame. Raises Refused, or the service's and engine's errors."""
-    user = session_user(session_key)
-    if user is None:
-        raise Refused(CLOSE_SIGNED_OUT, "sign in to play")
+    return the fresh frame. Raises Refused, StaleActionFrame, or the service's and engine's
+    errors. ``client``: the acting socket's name, which then gets no frame of the version
+    from its process's batch (games/fanout.py): this answer brings it up to date.
+
+    The session row is taken as read within ``MAYI_SESSION_RECHECK_SECONDS``, as the
+    sockets' frames take it (accounts/sessions.py); the user is read afresh, as the API's
+    token reads it, so a ban or a password change refuses the next move."""
+    user = _acting_user(session_key)
     ratelimits.check("action", user=user)  # the same budget as the API's actions
-    committed = services.table_submit_action(
-        table_id=table_id, user=user, action=action, expect_version=expect_version
-    )
+    try:
+        with broadcast.answering(table_id, client, user.pk):
+            committed = services.table_submit_action(
+                table_id=table_id, user=user, action=action, expect_version=expect_version
+            )
+    except services.StaleVersion as exc:
+        raise StaleActionFrame(exc, _stale_frame(exc, user)) from None
     table = committed.table
     payload = services.table_payload(table, committed.seats, user, moves=committed.moves)
     return {"type": "table", "version": table.version, **payload}
+
+
+class StaleActionFrame(Exception):
+    """An action over the socket at a version that is no longer the table's: ``frame`` is the
+    fresh one (the moves since the version the client had), for the answer to carry, as the
+    API's 409 carries it."""
+
+    def __init__(self, stale: services.StaleVersion, frame: dict[str, Any]) -> None:
+        super().__init__(stale.message)
+        self.stale = stale
+        self.frame = frame
+
+
+def _acting_user(session_key: str | None) -> User:
+    users = session_users([session_key], read_within=settings.MAYI_SESSION_RECHECK_SECONDS)
+    user = users.get(session_key) if session_key else None
+    if user is None:
+        raise Refused(CLOSE_SIGNED_OUT, "sign in to play")
+    return user
+
+
+def _stale_frame(exc: services.StaleVersion, user: User) -> dict[str, Any]:
+    # The fresh view goes only to someone who may see the table (as the API's 409).
+    try:
+        services.table_check_access(exc.table, exc.seats, user)
+    except services.NotSeated as refused:
+        raise Refused(CLOSE_FORBIDDEN, refused.message) from None
+    payload = services.table_payload(exc.table, exc.seats, user, since=exc.since)
+    return {"type": "table", "version": exc.table.version, **payload}

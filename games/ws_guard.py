@@ -121,10 +121,13 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             logger.warning("database unavailable for a websocket message: %s", exc)
             await self.send_error("unavailable", "the database is briefly unavailable: retry")
 
-    async def send_error(self, code: str, message: str, ref: str | None = None) -> None:
+    async def send_error(
+        self, code: str, message: str, ref: str | None = None, **extra: Any
+    ) -> None:
         """A refusal, in the API's one shape (a code of games/errors.py); the socket stays open.
-        ``ref``: the client's name for the message refused, when it gave one."""
-        frame: dict[str, Any] = {"type": "error", **error_body(code, message)}
+        ``ref``: the client's name for the message refused, when it gave one; ``extra``: what
+        the API's answer of the same refusal carries beside the error (a 409's fresh table)."""
+        frame: dict[str, Any] = {**extra, "type": "error", **error_body(code, message)}
         if ref is not None:
             frame["ref"] = ref
         await self.send_json(frame)

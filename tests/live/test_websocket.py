@@ -31,6 +31,7 @@ from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     refused_code,
     run,
     session_for,
+    steady,
     strings_in,
 )
 
@@ -331,12 +332,28 @@ def test_actions_over_the_socket(alice, bob, carol, api_for):
         seat = next(s for s in engine.seats_to_act(state) if s in people)
         action = choose_action(state, seat, "heuristic")
         comm = comms[seat]
-        # Stale, malformed, illegal: an error in the API's shape, nothing written.
-        await comm.send_json_to({"type": "action", "action": action, "expect_version": 0})
+        # Stale, malformed, illegal: an error in the API's shape, nothing written. A stale
+        # one carries the fresh table, as the API's 409 does, in the same message.
+        await comm.send_json_to(
+            {"type": "action", "action": action, "expect_version": 0, "ref": "s0"}
+        )
         error = await comm.receive_json_from(timeout=TIMEOUT)
         assert error["type"] == "error" and error["error"]["code"] == "stale_version"
-        fresh = await comm.receive_json_from(timeout=TIMEOUT)
-        assert fresh["type"] == "table" and fresh["version"] == table.version
+        assert error["ref"] == "s0" and error["version"] == table.version
+        fresh = {k: v for k, v in error.items() if k != "error"}
+        assert as_get({**fresh, "type": "table"}) == await fresh_get(
+            api_for, people[seat], table.pk
+        )
+        # The same as the API answers the same move: its 409's error, table, view and log.
+        api = await database_sync_to_async(
+            lambda: api_for(people[seat]).act(table.pk, 0, **action)
+        )()
+        assert api.status_code == 409
+        assert steady(api.json()) == steady(
+            {k: v for k, v in error.items() if k not in ("type", "ref", "version")}
+        )
+        assert api.json()["log"] == error["log"]
+        assert await comm.receive_nothing(0.05)
         await comm.send_json_to(
             {"type": "action", "action": {"type": "fly"}, "expect_version": table.version}
         )

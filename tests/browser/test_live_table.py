@@ -10,6 +10,7 @@ PostgreSQL and Redis): tests/browser/conftest.py.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -89,12 +90,14 @@ def test_one_player_acts_and_the_others_page_follows(asgi_server, browser, alice
 
 # Installed before table.js runs: keeps the page's sockets reachable from the test, and lets it
 # make the server unreachable (__blockSockets: new sockets go to a closed port) or lose frames
-# (__dropFrames: they arrive, are noted in __frames, and never reach table.js).
+# (__dropFrames: they arrive, are noted in __frames, and never reach table.js); what the page
+# sends is noted in __sent.
 SOCKET_HOOKS = """
 (() => {
   const Native = window.WebSocket;
   window.__sockets = [];
   window.__frames = [];
+  window.__sent = [];
   window.__blockSockets = false;
   window.__dropFrames = false;
   class Watched extends Native {
@@ -102,6 +105,10 @@ SOCKET_HOOKS = """
       // Blocked: a path no route serves, on the page's own origin (connect-src allows no other).
       super(window.__blockSockets ? url.replace("/ws/tables/", "/ws/blocked/") : url, protocols);
       window.__sockets.push(this);
+    }
+    send(data) {
+      window.__sent.push(data);
+      super.send(data);
     }
     set onmessage(handler) {
       super.onmessage = (event) => {
@@ -262,6 +269,58 @@ def test_coming_back_while_the_socket_closes_keeps_one_live_socket(watched: Watc
     assert page.evaluate("window.__sockets.filter((s) => s.readyState <= 1).length") == 1
     moved = watched.play(2)
     _shows_the_table(page, moved, watcher)
+
+
+def _until_my_draw(table_id: int, users: dict[int, Any], me: int) -> Table:
+    """The other seats' moves (and mine in a "May I?" window) until I must draw."""
+    try:
+        for _ in range(100):
+            table = Table.objects.get(pk=table_id)
+            view = engine.view(table.state, me)
+            if view["active_seat"] == me and view["phase"] == "draw" and not view["buy_window"]:
+                return table
+            to_act = engine.seats_to_act(table.state)
+            seat = next((s for s in to_act if s != me), to_act[0])
+            action = choose_action(table.state, seat)
+            assert action is not None, (seat, table.state["phase"])
+            submit_as_a_client(
+                table_id=table_id, user=users[seat], action=action, expect_version=table.version
+            )
+        raise AssertionError("my turn to draw never came")
+    finally:
+        connection.close()
+
+
+def test_my_moves_go_over_the_socket_and_by_post_while_it_is_down(watched: Watched) -> None:
+    page, watcher = watched.page, watched.watcher
+    table = watched.pool.submit(_until_my_draw, watched.table.pk, watched.users, watcher).result()
+    _shows_the_table(page, table, watcher)
+    posts: list[str] = []
+    page.on(
+        "request",
+        lambda r: r.method == "POST" and r.url.endswith("/actions") and posts.append(r.url),
+    )
+    page.click("#actions [data-action='draw'][data-source='stock']")
+    drawn = table.version + 1
+    wait_for_js(page, f"document.getElementById('table').dataset.version === '{drawn}'")
+    # Over the socket, naming its answer: no request of its own.
+    sent = [json.loads(m) for m in page.evaluate("window.__sent")]
+    moves = [m for m in sent if m.get("type") == "action"]
+    assert [m["action"] for m in moves] == [{"type": "draw", "source": "stock"}]
+    assert moves[0]["expect_version"] == table.version and moves[0]["ref"]
+    assert posts == []
+    assert Table.objects.get(pk=table.pk).version == drawn
+
+    # The socket is down: my discard goes by POST, and the page shows its answer.
+    page.evaluate("window.__blockSockets = true; window.__sockets.at(-1).close()")
+    page.wait_for_selector("#live-status.stale")
+    page.click("#hand [data-card] >> nth=0")
+    page.click("#actions [data-action='discard']")
+    wait_for_js(page, f"Number(document.getElementById('table').dataset.version) > {drawn}")
+    assert len(posts) == 1
+    assert page.inner_text("#action-error") == ""
+    shown = int(page.evaluate("document.getElementById('table').dataset.version"))
+    assert Table.objects.get(pk=table.pk).version >= shown
 
 
 def _two_players_and_a_bot(alice: Any, bob: Any) -> tuple[Table, dict[int, Any]]:

@@ -1,8 +1,9 @@
-// Actions through the JSON API (POST /api/tables/<id>/actions), with the version we saw: a
-// stale one is refused with 409 and the fresh state, which makes double clicks harmless.
+// Actions with the version we saw, over the table's socket while it is open, else through the
+// JSON API (POST /api/tables/<id>/actions): both run the same service and answer alike (a
+// stale one is refused with the fresh state: 409), which makes double clicks harmless.
 import { apply, store, tableId } from "./state.js";
 import { staleAnswerText } from "./log.js";
-import { resync, socketName } from "./socket.js";
+import { request, resync, socketName } from "./socket.js";
 
 function csrfToken() {
   const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -29,6 +30,15 @@ function answeredCard(view) {
   return view.buy_window ? view.buy_window.card : view.discard_top;
 }
 
+// The socket's answer to a move, read as the API's: the frame is a 200's body; a refusal, its
+// error (a stale move's with the fresh table: a 409's body).
+function answered(message) {
+  const ok = message.type === "table";
+  const code = message.error ? message.error.code : "";
+  const status = ok ? 200 : code === "stale_version" ? 409 : code === "rate_limited" ? 429 : 400;
+  return { response: { ok, status }, data: message };
+}
+
 // Returns true when the move was taken.
 export async function send(action, { keepSelection = false, resent = false } = {}) {
   const card = answeredCard(store.get().view);
@@ -36,8 +46,11 @@ export async function send(action, { keepSelection = false, resent = false } = {
   store.set({ error: "", pending: true });
   let result;
   try {
+    const { expect_version, ...move } = action;
+    const asked = request({ type: "action", action: move, expect_version });
     // The answer is the new view: the socket named here is not sent it as a frame too.
-    result = await post(`/api/tables/${tableId}/actions`, action, { "X-Table-Socket": socketName() });
+    result = asked ? answered(await asked)
+      : await post(`/api/tables/${tableId}/actions`, action, { "X-Table-Socket": socketName() });
   } catch (e) {
     store.set({ pending: false, error: "Could not reach the server; try again." });
     resync();

@@ -6,7 +6,8 @@
 import { apply, refetch, store, tableId } from "./state.js";
 
 // This page's name for its socket: a move it sends by POST names it (api.js), and the server
-// then sends this socket no frame of the version the POST's answer brought.
+// then sends this socket no frame of the version the POST's answer brought (a move sent over
+// the socket is answered the same way).
 const name = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
 export function socketName() { return name; }
 
@@ -14,6 +15,43 @@ export function socketName() { return name; }
 // fresh frame from the version shown, with the moves after it.
 export function resync() {
   if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "sync", version: store.get().version }));
+}
+
+// Moves go over the socket while it is open (api.js): each names a ref, and the message that
+// names it back settles it: the new frame, or the refusal in the API's shape (a stale move's
+// carries the fresh table, as a 409 does). One that is not answered in time, or whose socket
+// closed first, may or may not have been played: the caller says so and asks again by version.
+const ANSWER_MS = 15000;
+const waiting = new Map();
+let refs = 0;
+
+// Null when the socket is not open (the caller sends by POST then).
+export function request(message) {
+  const ws = socket;
+  if (!ws || ws.readyState !== 1) return null;
+  refs += 1;
+  const ref = `${name}-${refs}`;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiting.delete(ref);
+      reject(new Error("no answer"));
+      // A socket that takes a move and answers nothing is dead to us (the network changed
+      // under it): closed, it reconnects and its first frame is the table as it is.
+      if (socket === ws) ws.close();
+    }, ANSWER_MS);
+    waiting.set(ref, { ws, timer, resolve, reject });
+    ws.send(JSON.stringify({ ...message, ref }));
+  });
+}
+
+function settle(ws, outcome) {
+  for (const [ref, w] of waiting) {
+    if (w.ws !== ws) continue;
+    waiting.delete(ref);
+    clearTimeout(w.timer);
+    if (outcome instanceof Error) w.reject(outcome);
+    else w.resolve(outcome);
+  }
 }
 
 let socket = null;
@@ -58,6 +96,14 @@ export function connect() {
     try { message = JSON.parse(event.data); } catch (e) { return; }
     // Other modules of the page (chat, ...) see every message of the table's socket.
     window.dispatchEvent(new CustomEvent("mayi:socket", { detail: message }));
+    const asked = message && typeof message.ref === "string" ? waiting.get(message.ref) : undefined;
+    if (asked) {
+      // The answer to a move of ours: api.js applies it, as a POST's answer.
+      waiting.delete(message.ref);
+      clearTimeout(asked.timer);
+      asked.resolve(message);
+      return;
+    }
     if (message.type === "table") {
       // The first frame after (re)connecting is the fresh state: from now on we are live.
       retry = 0;
@@ -65,6 +111,8 @@ export function connect() {
       stopFallback();
       apply(message, "socket");
     } else if (message.type === "refused") {
+      // A move waiting on this socket is refused with it, in the same words.
+      settle(ws, message);
       stopped = true;
       stopFallback();
       setStatus(message.error.code === 4401
@@ -73,6 +121,7 @@ export function connect() {
     }
   };
   ws.onclose = (event) => {
+    settle(ws, new Error("the socket closed"));
     if (socket !== ws) return;
     socket = null;
     if (stopped || (event.code >= 4400 && event.code < 4500)) { stopped = true; return; }

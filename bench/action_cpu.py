@@ -2,7 +2,7 @@
 request and the frames daphne builds for the table's sockets after the commit.
 
     .venv/bin/python bench/action_cpu.py [--tables 10] [--actions 300] [--seats 4] [--runs 3]
-        [--profile out.prof] [--database-url postgres://postgres@127.0.0.1:5432/mayi_bench]
+        [--moves http|socket] [--profile out.prof] [--database-url postgres://postgres@127.0.0.1:5432/mayi_bench]
         [--redis-url redis://127.0.0.1:6379/N]
 
 It makes ``--tables`` started tables of ``--seats`` people (a database of its own, dropped and
@@ -11,10 +11,15 @@ of bench/load.py do (``bench.harness.decide`` on each seat's last frame), each o
 
 - ``request``: ``POST /api/tables/<id>/actions`` with the seat's bearer token through Django's
   test client (the middleware, the view, the service, the commit; the broadcast goes to the
-  in-memory channel layer, or to Redis with ``--redis-url``);
+  in-memory channel layer, or to Redis with ``--redis-url``). With ``--moves socket``, what
+  the table's socket does with the action instead, as the page sends it while its socket is
+  open (games/consumers.py ``act``): the action's validation, ``games.live.table_act`` (the
+  session as the sockets hold it, the user, the service, the commit, the broadcast) and the
+  answer's encoding;
 - ``frames``: what daphne does for the table's sockets after the commit: the frames of all of
   them built together (``games.live.changed_frames``, as games/consumers.py does: one table
-  read, one log read, one sessions query), each encoded as the socket sends it.
+  read, one log read, one sessions query), each encoded as the socket sends it; with
+  ``--moves socket``, of all of them but the acting one's, which its answer brought.
 
 A window answer ("no thanks") is an action too, as under load. Prints one JSON object: CPU ms
 (``time.process_time``) per action for each part, per run, and the median and spread over the
@@ -70,6 +75,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", default="")
     parser.add_argument(
+        "--moves",
+        choices=("http", "socket"),
+        default="http",
+        help="each action by POST (as API clients send them) or as its socket takes it",
+    )
+    parser.add_argument(
         "--database-url",
         default=os.environ.get(
             "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mayi_bench"
@@ -89,9 +100,13 @@ def main() -> int:
     import threading
 
     from django.test import Client
+    from pydantic import TypeAdapter
 
     from bench.harness import decide, make_tables
     from games import broadcast, live
+    from games.api_schemas import ActionIn
+
+    parse_action = TypeAdapter(ActionIn).validate_python
 
     # As in daphne: the broadcast after a commit goes to a running event loop (the server's),
     # whose Redis connection stays open, instead of a new loop per commit.
@@ -109,6 +124,8 @@ def main() -> int:
 
     def frames(table_id: int, creds: list[Any], since: int) -> list[dict[str, Any]]:
         # As the consumer builds them: all of the table's sockets in one go.
+        if not creds:
+            return []
         out = live.changed_frames(table_id, [(seat.session, since) for seat in creds])
         for frame in out:
             if not isinstance(frame, dict):
@@ -145,16 +162,30 @@ def main() -> int:
                 seat, action = choice
                 version = mine[0]["version"]
                 began = time.process_time()
-                answer = client.post(
-                    f"/api/tables/{table_id}/actions",
-                    data=json.dumps({**action, "expect_version": version}),
-                    content_type="application/json",
-                    HTTP_AUTHORIZATION=f"Bearer {seat.token}",
-                )
-                middle = time.process_time()
-                if answer.status_code != 200:
-                    raise SystemExit(f"{answer.status_code}: {answer.content[:300]!r}")
-                views[table_id] = frames(table_id, creds, version)
+                if args.moves == "socket":
+                    parsed = parse_action({**action, "expect_version": version})
+                    frame = live.table_act(
+                        table_id=table_id,
+                        session_key=seat.session,
+                        action=parsed.model_dump(exclude={"expect_version"}, exclude_none=True),
+                        expect_version=parsed.expect_version,
+                    )
+                    encode(frame)
+                    middle = time.process_time()
+                    others = [s for s in creds if s is not seat]
+                    built = iter(frames(table_id, others, version))
+                    views[table_id] = [frame if s is seat else next(built) for s in creds]
+                else:
+                    answer = client.post(
+                        f"/api/tables/{table_id}/actions",
+                        data=json.dumps({**action, "expect_version": version}),
+                        content_type="application/json",
+                        HTTP_AUTHORIZATION=f"Bearer {seat.token}",
+                    )
+                    middle = time.process_time()
+                    if answer.status_code != 200:
+                        raise SystemExit(f"{answer.status_code}: {answer.content[:300]!r}")
+                    views[table_id] = frames(table_id, creds, version)
                 spent["request"] += middle - began
                 spent["frames"] += time.process_time() - middle
                 done += 1
@@ -195,6 +226,7 @@ def main() -> int:
                 "tables": args.tables,
                 "seats": args.seats,
                 "actions_per_run": args.actions,
+                "moves": args.moves,
                 "cpu_ms_per_action": summary,
                 "runs": runs,
                 "load_average": os.getloadavg()[0],

@@ -564,7 +564,8 @@ class Player:
     ) -> None:
         self.start_after = start_after
         # "socket": moves go over the table's websocket, each answered by a frame or an error
-        # naming its ``ref``; "http": by POST, as the page sends them (static/js/table/api.js).
+        # naming its ``ref``, as the page sends them while its socket is open
+        # (static/js/table/api.js); "http": by POST, as API clients do.
         self.moves = moves
         self.ws: Any = None
         self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -713,7 +714,7 @@ class Player:
 
     async def act(self, action: dict[str, Any], version: int) -> tuple[int, dict[str, Any] | None]:
         """Play the action at ``version``: over the socket while it is up with
-        ``moves="socket"``, else by HTTP as the page does."""
+        ``moves="socket"``, else by HTTP (as the page does while its socket is down)."""
         if self.moves != "socket" or self.ws is None:
             return await self.post(action, version)
         self.refs += 1

@@ -11,16 +11,17 @@ Celery broker), ``--daphne-processes`` daphne processes on ports ``--port``, ``-
 (DEBUG off), ``--workers`` Celery timer workers and ONE beat. The database is the run's own,
 dropped and made afresh. ``--tables`` started tables of ``--seats`` people each (bga, every
 seat its own user, token and session); every seat is one client (bench/harness.py Player): a
-websocket for its frames and keep-alive HTTP for its moves (``--moves socket``: over the
-websocket instead, each answered by the frame naming its ``ref``), deciding from its own view after a
-think time drawn from ``--think`` seconds, answering "May I?" windows too. Every seat of table i
+websocket for its frames and its moves, each answered by the frame naming its ``ref``, as the
+page sends them while its socket is open (``--moves http``: by keep-alive HTTP instead, as the
+page sends them while its socket is down, and as API clients do; by HTTP too while a client's
+socket is down), deciding from its own view after a think time drawn from ``--think`` seconds, answering "May I?" windows too. Every seat of table i
 talks to daphne process i mod N, as the shipped proxies route a table's requests and sockets
 (deploy/nginx.conf, deploy/Caddyfile); ``--split-seats`` sends seat s of table i to process
 (i + s) mod N instead, so with N > 1 every move must reach the seats on the other process
 through Redis (the fan-out across processes, under load).
 
 It prints one JSON object (latencies from ``5 + clients / --arrivals`` seconds in, when every client
-could be connected, to the end): actions/s, action latency (POST to answer) p50/p90/p99/max,
+could be connected, to the end): actions/s, action latency (sent to answered) p50/p90/p99/max,
 fan-out latency (the move's commit, ``committed_at``, to each seat's frame), HTTP statuses,
 errors, ``seats_not_notified`` (a seat that never got a frame at or past a version committed
 at its table more than 2 s before the end: must be 0), peak memory (VmHWM) and CPU seconds
@@ -209,9 +210,10 @@ def main() -> None:
     parser.add_argument(
         "--moves",
         choices=("socket", "http"),
-        default="http",
-        help="how clients send their moves: by POST /api/tables/<id>/actions, as the page "
-        "does, or over the table's websocket (each answered by a frame naming its ref)",
+        default="socket",
+        help="how clients send their moves: over the table's websocket (each answered by a "
+        "frame naming its ref), as the page does while its socket is open, or by POST "
+        "/api/tables/<id>/actions, as API clients do (and the page while its socket is down)",
     )
     parser.add_argument("--database-url", default=DATABASE_URL, help="dropped and made afresh")
     parser.add_argument("--redis-url", default=REDIS_URL)

@@ -12,6 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from games import fanout
 from games.engine import choose_action
 from games.models import Seat, Table
 from tests.live.test_websocket import _act, _next_player, started
@@ -121,5 +122,44 @@ def test_a_name_of_another_users_socket_changes_nothing_for_it(alice, bob, carol
         frame = await comm.receive_json_from(timeout=TIMEOUT)
         assert frame["version"] == answer["table"]["version"]
         await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_move_over_the_socket_is_answered_and_its_socket_left_out_of_the_batch(
+    alice, bob, carol, monkeypatch
+):
+    # The socket opened without a name: the server names it, so its own move is answered
+    # only (its process's batch of frames for the version is built for the others).
+    table = started(alice, bob, carol, public=False)
+    people = {0: alice, 1: bob, 2: carol}
+    keys = {user.pk: session_for(user) for user in people.values()}
+    batches: list[list[str | None]] = []
+    build = fanout._changed_frames
+
+    async def counted(table_id: int, sockets: list[Any], version: int | None = None) -> Any:
+        batches.append([key for key, _ in sockets])
+        return await build(table_id, sockets, version)
+
+    monkeypatch.setattr(fanout, "_changed_frames", counted)
+
+    async def scenario() -> None:
+        mover = await database_sync_to_async(_next_player)(table.pk, people)
+        comms = {user.pk: (await connect(table.pk, keys[user.pk]))[0] for user in people.values()}
+        current = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+        seat = next(p for p, u in people.items() if u == mover)
+        action = choose_action(current.state, seat, "heuristic")
+        await comms[mover.pk].send_json_to(
+            {"type": "action", "action": action, "expect_version": current.version, "ref": "m1"}
+        )
+        for user in people.values():
+            frame = await comms[user.pk].receive_json_from(timeout=TIMEOUT)
+            assert frame["type"] == "table" and frame["version"] == current.version + 1
+            assert frame.get("ref") == ("m1" if user == mover else None)
+            assert await comms[user.pk].receive_nothing(0.05)
+        assert len(batches) == 1
+        assert sorted(batches[0]) == sorted(k for u, k in keys.items() if u != mover.pk)
+        for comm in comms.values():
+            await comm.disconnect()
 
     run(scenario)

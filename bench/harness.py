@@ -631,6 +631,12 @@ class Player:
                         waiting = self.answers.pop(frame.get("ref"), None)
                         if waiting is not None and not waiting.done():
                             waiting.set_result(frame)
+                        if frame.get("type") == "error" and "table" in frame and "view" in frame:
+                            # A stale move's error carries the fresh table: the socket is sent
+                            # no frame of that version after it.
+                            self.ledger.seen[frame["version"]] = received
+                            self.take(frame["table"], frame["view"])
+                            continue
                         if frame.get("type") != "table":
                             continue
                         self.ledger.frames += 1

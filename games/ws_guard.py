@@ -119,7 +119,13 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             await self.receive_json(content, **kwargs)
         except (OperationalError, InterfaceError) as exc:
             logger.warning("database unavailable for a websocket message: %s", exc)
-            await self.send_error("unavailable", "the database is briefly unavailable: retry")
+            # A move's answer names its ref: the page waiting on it hears now, not at its timeout.
+            ref = content.get("ref") if isinstance(content, dict) else None
+            await self.send_error(
+                "unavailable",
+                "the database is briefly unavailable: retry",
+                ref if isinstance(ref, str) and 0 < len(ref) <= 64 else None,
+            )
 
     async def send_error(
         self, code: str, message: str, ref: str | None = None, **extra: Any

@@ -12,8 +12,10 @@ view, the log grown by each frame's entries) and must hold exactly what ``GET
 or a repeat. Every other move the frames are built as another process builds them (from reads,
 not from the commit this process remembers), and once a game a socket reconnects with the
 version it has, as the page does after a drop. Played again with the player's socket named in
-each POST, as the page does (``X-Table-Socket``): that socket is then sent no frame of the
-player's own moves, and the page's model takes the POST's answer instead.
+each POST, as the page does while its socket is down (``X-Table-Socket``): that socket is then
+sent no frame of the player's own moves, and the page's model takes the POST's answer instead.
+And again with the player's moves sent over the socket, as the page does while it is open:
+the answer is the frame naming the move's ``ref``, and no other frame of that version comes.
 """
 
 from __future__ import annotations
@@ -105,12 +107,14 @@ NAME = "alicepage01"
 
 
 @pytest.mark.parametrize(
-    ("ruleset", "named"),
-    [(ruleset, False) for ruleset in sorted(RULESETS)] + [(sorted(RULESETS)[0], True)],
+    ("ruleset", "way"),
+    [(ruleset, "post") for ruleset in sorted(RULESETS)]
+    + [(sorted(RULESETS)[0], "named"), (sorted(RULESETS)[0], "socket")],
 )
 def test_frames_build_what_a_fresh_get_shows_through_whole_games(
-    ruleset, named, alice, charlie, api_for, monkeypatch
+    ruleset, way, alice, charlie, api_for, monkeypatch
 ):
+    named = way == "named"
     players = RULESETS[ruleset].min_players
     table = started(alice, seats=players, public=True, ruleset=ruleset)
     people = {0: alice}
@@ -129,14 +133,21 @@ def test_frames_build_what_a_fresh_get_shows_through_whole_games(
 
     monkeypatch.setattr(services, "table_recent_commit", recall)
 
-    def act(step: int) -> tuple[dict[str, Any] | None, bool]:
+    def choose(step: int) -> tuple[dict[str, Any], int, int] | None:
         st, version = _state(table.pk)
         if engine.is_over(st):
-            return None, True
+            return None
         seat = next(s for s in engine.seats_to_act(st) if s in people)
         action = engine.choose_action(st, seat, LEVEL)
         assert action is not None
         state["forget"] = step % 2 == 1
+        return action, version, seat
+
+    def act(step: int) -> tuple[dict[str, Any] | None, bool]:
+        chosen = choose(step)
+        if chosen is None:
+            return None, True
+        action, version, seat = chosen
         answer = api_for(people[seat]).client.post(
             f"/api/tables/{table.pk}/actions",
             json.dumps({**action, "expect_version": version}),
@@ -161,12 +172,31 @@ def test_frames_build_what_a_fresh_get_shows_through_whole_games(
         first = clients[0].log[0]["seq"] if clients[0].log else 1
         reconnected = False
         for step in range(MAX_MOVES):
-            answer, over = await database_sync_to_async(act)(step)
-            if over or answer is None:
-                break
-            version = answer["table"]["version"]
-            if named:
-                clients[0].take_answer(answer)
+            if way == "socket":
+                chosen = await database_sync_to_async(choose)(step)
+                if chosen is None:
+                    break
+                action, at, _ = chosen
+                mine = clients[0]
+                ref = f"m{step}"
+                await mine.comm.send_json_to(
+                    {"type": "action", "action": action, "expect_version": at, "ref": ref}
+                )
+                while True:
+                    frame = await mine.comm.receive_json_from(timeout=TIMEOUT)
+                    if frame.get("ref") == ref:
+                        break
+                    mine.take(frame)  # a frame before the answer (none is expected)
+                assert frame["type"] == "table", frame
+                mine.take({k: v for k, v in frame.items() if k != "ref"})
+                version = frame["version"]
+            else:
+                answer, over = await database_sync_to_async(act)(step)
+                if over or answer is None:
+                    break
+                version = answer["table"]["version"]
+                if named:
+                    clients[0].take_answer(answer)
             for client in clients:
                 await client.until(version)
                 got = await get_now(apis[client.user.pk], table.pk, version)

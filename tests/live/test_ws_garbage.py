@@ -7,10 +7,12 @@ import contextlib
 import json
 
 import pytest
+from channels.db import database_sync_to_async
+from django.db import OperationalError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
+from games import consumers, live, services
 from games.ws_guard import MAX_DEPTH, MAX_FRAME_CHARS, too_deep
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
@@ -73,6 +75,35 @@ def test_garbage_text_and_binary_frames_get_an_error_frame_and_the_socket_stays_
         await comm.send_to(bytes_data=b"\x00binary\xff")
         answer = await comm.receive_json_from(timeout=TIMEOUT)
         assert answer["error"]["code"] == "bad_frame"
+        await still_open(comm)
+        await comm.disconnect()
+
+    run(scenario)
+
+
+def test_a_move_the_database_cannot_take_is_answered_by_its_ref(alice, bob, carol, monkeypatch):
+    # The database drops in the middle of a move sent over the socket: the page waiting on
+    # the move's answer hears "unavailable" at once (its ref), and the socket stays open.
+    table = started_table(alice, bob, carol)
+    key = session_for(bob)
+
+    def down(**kwargs: object) -> None:
+        raise OperationalError("the server closed the connection unexpectedly")
+
+    async def scenario() -> None:
+        comm, _ = await connect(table.pk, key)
+        monkeypatch.setattr(live, "table_act", down)
+        monkeypatch.setattr(consumers, "_table_act", database_sync_to_async(down))
+        await comm.send_json_to(
+            {
+                "type": "action",
+                "action": {"type": "draw", "source": "stock"},
+                "expect_version": table.version,
+                "ref": "d1",
+            }
+        )
+        answer = await comm.receive_json_from(timeout=TIMEOUT)
+        assert answer["error"]["code"] == "unavailable" and answer["ref"] == "d1"
         await still_open(comm)
         await comm.disconnect()
 

@@ -140,19 +140,23 @@ def _three_players(alice: Any, bob: Any, carol: Any) -> tuple[Table, dict[int, A
         connection.close()
 
 
+def _play_one(table: Table, users: dict[int, Any], watcher: int) -> None:
+    """One move through the API by a seat that must act (another than the watcher's when there
+    is one), chosen by the bot policy."""
+    to_act = engine.seats_to_act(table.state)
+    seat = next((s for s in to_act if s != watcher), to_act[0])
+    action = choose_action(table.state, seat)
+    assert action is not None, (seat, table.state["phase"])
+    submit_as_a_client(
+        table_id=table.pk, user=users[seat], action=action, expect_version=table.version
+    )
+
+
 def _play_moves(table_id: int, users: dict[int, Any], watcher: int, count: int) -> Table:
-    """``count`` moves through the API, each by a seat that must act (another than the
-    watcher's when there is one), chosen by the bot policy."""
+    """``count`` moves (:func:`_play_one`)."""
     try:
         for _ in range(count):
-            table = Table.objects.get(pk=table_id)
-            to_act = engine.seats_to_act(table.state)
-            seat = next((s for s in to_act if s != watcher), to_act[0])
-            action = choose_action(table.state, seat)
-            assert action is not None, (seat, table.state["phase"])
-            submit_as_a_client(
-                table_id=table_id, user=users[seat], action=action, expect_version=table.version
-            )
+            _play_one(Table.objects.get(pk=table_id), users, watcher)
         return Table.objects.get(pk=table_id)
     finally:
         connection.close()
@@ -279,13 +283,7 @@ def _until_my_draw(table_id: int, users: dict[int, Any], me: int) -> Table:
             view = engine.view(table.state, me)
             if view["active_seat"] == me and view["phase"] == "draw" and not view["buy_window"]:
                 return table
-            to_act = engine.seats_to_act(table.state)
-            seat = next((s for s in to_act if s != me), to_act[0])
-            action = choose_action(table.state, seat)
-            assert action is not None, (seat, table.state["phase"])
-            submit_as_a_client(
-                table_id=table_id, user=users[seat], action=action, expect_version=table.version
-            )
+            _play_one(table, users, me)
         raise AssertionError("my turn to draw never came")
     finally:
         connection.close()

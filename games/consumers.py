@@ -19,7 +19,7 @@ from games import broadcast, fanout, hub, live, presence, seen_marks, services
 from games.api_messages import validation_message
 from games.api_schemas import ActionIn
 from games.engine import IllegalMove
-from games.ws_guard import GuardedJsonConsumer
+from games.ws_guard import GuardedJsonConsumer, message_ref
 
 logger = logging.getLogger("games.live")
 
@@ -272,7 +272,9 @@ class TableConsumer(GuardedJsonConsumer):
         if kind == "sync":
             await self.sync(content.get("version"))
         elif kind == "action":
-            await self.act(content.get("action"), content.get("expect_version"), _ref(content))
+            await self.act(
+                content.get("action"), content.get("expect_version"), message_ref(content)
+            )
         elif kind == "looking":
             self.looking = content.get("visible") is True
             if self.looking:
@@ -354,12 +356,6 @@ class TableConsumer(GuardedJsonConsumer):
     def _session_key(self) -> str | None:
         session = self.scope.get("session")
         return session.session_key if session is not None else None
-
-
-def _ref(content: dict[str, Any]) -> str | None:
-    """The client's name for its action (``ref``: up to 64 characters), echoed on the answer."""
-    ref = content.get("ref")
-    return ref if isinstance(ref, str) and 0 < len(ref) <= 64 else None
 
 
 def _since(query_string: bytes) -> int | None:

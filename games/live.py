@@ -260,10 +260,8 @@ def _acting_user(session_key: str | None) -> User:
 
 
 def _stale_frame(exc: services.StaleVersion, user: User) -> dict[str, Any]:
-    # The fresh view goes only to someone who may see the table (as the API's 409).
     try:
-        services.table_check_access(exc.table, exc.seats, user)
+        payload = services.table_stale_payload(exc, user)
     except services.NotSeated as refused:
         raise Refused(CLOSE_FORBIDDEN, refused.message) from None
-    payload = services.table_payload(exc.table, exc.seats, user, since=exc.since)
     return {"type": "table", "version": exc.table.version, **payload}

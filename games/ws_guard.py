@@ -73,6 +73,13 @@ def frame_text(content: Any) -> str:
         return json.dumps(content)
 
 
+def message_ref(content: Any) -> str | None:
+    """A client message's name for itself (``ref``: up to 64 characters), echoed on the
+    answer to it; None when it has none that fits."""
+    ref = content.get("ref") if isinstance(content, dict) else None
+    return ref if isinstance(ref, str) and 0 < len(ref) <= 64 else None
+
+
 class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     """``AsyncJsonWebsocketConsumer`` with a guarded ``receive``, orjson's ``encode_json`` and
     the one error frame, ``send_error``."""
@@ -120,11 +127,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         except (OperationalError, InterfaceError) as exc:
             logger.warning("database unavailable for a websocket message: %s", exc)
             # A move's answer names its ref: the page waiting on it hears now, not at its timeout.
-            ref = content.get("ref") if isinstance(content, dict) else None
             await self.send_error(
-                "unavailable",
-                "the database is briefly unavailable: retry",
-                ref if isinstance(ref, str) and 0 < len(ref) <= 64 else None,
+                "unavailable", "the database is briefly unavailable: retry", message_ref(content)
             )
 
     async def send_error(

@@ -135,11 +135,9 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
 @api.exception_handler(services.StaleVersion)
 def _stale(request: ApiRequest, exc: services.StaleVersion) -> HttpResponse:
     try:
-        # The fresh view goes only to someone who may see the table.
-        services.table_check_access(exc.table, exc.seats, request.auth)
+        payload = services.table_stale_payload(exc, request.auth)
     except services.NotSeated as refused:
         return error(refused.status, refused.code, refused.message)
-    payload = services.table_payload(exc.table, exc.seats, request.auth, since=exc.since)
     return error(exc.status, exc.code, exc.message, **payload)
 
 

@@ -53,6 +53,7 @@ from .queries import (
     table_online,
     table_payload,
     table_read,
+    table_stale_payload,
     table_view,
 )
 from .recent import Committed
@@ -136,6 +137,7 @@ __all__ = [
     "table_meta_shared",
     "table_check_access",
     "table_payload",
+    "table_stale_payload",
     "table_online",
     "table_read",
     "table_rematch",

@@ -15,7 +15,7 @@ from games.models import Move, Seat, Table
 
 from .bot_levels import bot_level
 from .clocks import clock_meta
-from .errors import NotSeated
+from .errors import NotSeated, StaleVersion
 from .log import log_page, table_log
 from .pace import LobbyFilters
 from .selectors import read_table_with_seats, with_seats
@@ -304,6 +304,14 @@ def table_payload(
         "view": table_view(table, seats, user),
         "log": table_log(table, _position(seats, user), since=since, moves=moves),
     }
+
+
+def table_stale_payload(stale: StaleVersion, user: User | AnonymousUser) -> dict[str, Any]:
+    """What a stale action's refusal carries beside its error (the API's 409, the socket's
+    error): the fresh table, the user's view and the moves after the version they had. The
+    fresh view goes only to someone who may see the table: raises NotSeated otherwise."""
+    table_check_access(stale.table, stale.seats, user)
+    return table_payload(stale.table, stale.seats, user, since=stale.since)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from django.db import OperationalError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import consumers, live, services
+from games import consumers, services
 from games.ws_guard import MAX_DEPTH, MAX_FRAME_CHARS, too_deep
 from tests.live.wsutil import (  # noqa: F401 (close_db_pools: a fixture)
     TIMEOUT,
@@ -92,7 +92,6 @@ def test_a_move_the_database_cannot_take_is_answered_by_its_ref(alice, bob, caro
 
     async def scenario() -> None:
         comm, _ = await connect(table.pk, key)
-        monkeypatch.setattr(live, "table_act", down)
         monkeypatch.setattr(consumers, "_table_act", database_sync_to_async(down))
         await comm.send_json_to(
             {

@@ -44,14 +44,20 @@ export function request(message) {
   });
 }
 
+// The move named ``ref`` is answered (or, with an Error, lost); false when none waits.
+function answer(ref, outcome) {
+  const w = waiting.get(ref);
+  if (!w) return false;
+  waiting.delete(ref);
+  clearTimeout(w.timer);
+  if (outcome instanceof Error) w.reject(outcome);
+  else w.resolve(outcome);
+  return true;
+}
+
+// Every move waiting on socket ``ws``.
 function settle(ws, outcome) {
-  for (const [ref, w] of waiting) {
-    if (w.ws !== ws) continue;
-    waiting.delete(ref);
-    clearTimeout(w.timer);
-    if (outcome instanceof Error) w.reject(outcome);
-    else w.resolve(outcome);
-  }
+  for (const [ref, w] of waiting) if (w.ws === ws) answer(ref, outcome);
 }
 
 let socket = null;
@@ -96,14 +102,8 @@ export function connect() {
     try { message = JSON.parse(event.data); } catch (e) { return; }
     // Other modules of the page (chat, ...) see every message of the table's socket.
     window.dispatchEvent(new CustomEvent("mayi:socket", { detail: message }));
-    const asked = message && typeof message.ref === "string" ? waiting.get(message.ref) : undefined;
-    if (asked) {
-      // The answer to a move of ours: api.js applies it, as a POST's answer.
-      waiting.delete(message.ref);
-      clearTimeout(asked.timer);
-      asked.resolve(message);
-      return;
-    }
+    // The answer to a move of ours: api.js applies it, as a POST's answer.
+    if (message && typeof message.ref === "string" && answer(message.ref, message)) return;
     if (message.type === "table") {
       // The first frame after (re)connecting is the fresh state: from now on we are live.
       retry = 0;
